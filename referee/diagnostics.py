@@ -1,0 +1,72 @@
+"""Diagnostics: a rule id, a location and a sentence. Errors are values; `render` prints them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+READ_ERROR = 2  # exit code: the input could not be read
+RULE_ERROR = 1  # exit code: a rule was broken
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where in a file: 1-based line and column, as compilers and editors count."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One error: a stable rule id (`captain.largest-ship`), a sentence, and where it is."""
+
+    rule: str
+    message: str
+    location: Location | None = None
+    exit_code: int = RULE_ERROR
+
+    def at(self, location: Location | None) -> Diagnostic:
+        """The same diagnostic placed at `location`."""
+        return Diagnostic(self.rule, self.message, location, self.exit_code)
+
+
+class RuleViolation(Exception):
+    """Raised by the engine when a move breaks a rule; the replay adds the move's location.
+
+    `location`, when the engine knows better (a `keep` entry), overrides the move's.
+    """
+
+    def __init__(self, rule: str, message: str, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.location = location
+
+    def diagnostic(self, location: Location | None) -> Diagnostic:
+        """This violation as a diagnostic at its own location, else at `location`."""
+        return Diagnostic(self.rule, self.message, self.location or location, RULE_ERROR)
+
+
+class Missing(RuleViolation):
+    """A decision the log must give but does not (a mayor's arrangement, a `keep`, a load).
+
+    At the end of a phase it is an error at the first line of the phase that follows; when
+    the log stops there, the game is in progress and this says what is awaited. With
+    `at_phase`, the error points at the phase that lacks a key (a settler's `reveal`).
+    """
+
+    def __init__(self, rule: str, message: str, location: Location | None = None, at_phase: bool = False) -> None:
+        super().__init__(rule, message, location)
+        self.at_phase = at_phase
+
+
+class InputError(Exception):
+    """Raised when an input cannot be read: it carries every read diagnostic found (exit 2)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics

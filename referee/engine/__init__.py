@@ -1,0 +1,1 @@
+"""The rules engine: game state, phases, building powers. No files, no terminal."""

@@ -1,0 +1,258 @@
+"""The game: setup, role choice, rounds, the governor, game end. Phases do the rest.
+
+`Game` is the one checked entry point: `choose_role`, `play`, `finish_phase` raise
+`RuleViolation` (with a rule id and a sentence saying what was allowed) and leave scoring to
+`referee.scoring`. It knows nothing of files: the replay feeds it moves from a log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.diagnostics import RuleViolation
+from referee.engine.phases import PHASES, Phase
+from referee.engine.state import COLONISTS, CITY, VP, Board, CargoShip, RoleCard
+from referee.engine.text import listing
+from referee.records.moves import AnyMove, Keep
+from referee.rulesets.rules import Rules
+
+_TRIGGER_TEXT = {
+    COLONISTS: "the colonist ship could not be refilled",
+    CITY: "a city was filled",
+    VP: "the VP chips ran out",
+}
+
+
+class Game:
+    """One game being played: the state, whose turn it is, and the current phase."""
+
+    def __init__(self, rules: Rules, players: list[str], face_up: list[str]) -> None:
+        n = len(players)
+        if n not in rules.model.player_counts:
+            counts = ", ".join(str(k) for k in sorted(rules.model.player_counts))
+            raise RuleViolation("setup.players", f"the {rules.id} ruleset is for {counts} players, not {n}")
+        self.rules = rules
+        self.setup = setup = rules.players(n)
+        self.n = n
+        self.boards = [Board(name=name, doubloons=setup.doubloons) for name in players]
+        self.deck: Counter[str] = Counter({g.id: g.plantations for g in rules.model.goods})
+        for board, kind in zip(self.boards, setup.starting_plantations):
+            board.island[kind] = 1
+            self.deck[kind] -= 1
+        self.discards: Counter[str] = Counter()
+        self.face_up: list[str] = []
+        self.quarries = rules.quarry.count
+        self.goods_supply = {g.id: g.barrels for g in rules.model.goods}
+        self.colonist_supply = setup.colonists
+        self.colonist_ship = setup.ship_colonists
+        self.vp_chips = setup.vp_chips
+        self.buildings_left = {b.id: b.copies for b in rules.buildings}
+        self.trading_house: list[str] = []
+        self.ships = [CargoShip(size) for size in setup.cargo_ships]
+        self.role_cards = [RoleCard(role) for role, copies in setup.roles.items() for _ in range(copies)]
+        self.governor = 0
+        self.round = 1
+        self.picks = 0  # roles chosen this round
+        self.phase: Phase | None = None
+        self.triggers: list[str] = []  # end conditions met, in order
+        self.over = False
+        self.history: list[str] = []  # phases played, for messages
+        self.reveal(face_up, first=True)
+
+    # --- names for messages -------------------------------------------------------------
+
+    def who(self, p: int) -> str:
+        """A player's name."""
+        return self.boards[p].name
+
+    def nm(self, ident: str) -> str:
+        """A good, tile, building or role in this ruleset's words."""
+        return self.rules.name(ident)
+
+    # --- the round ------------------------------------------------------------------------
+
+    @property
+    def chooser(self) -> int:
+        """The player whose turn it is to choose a role."""
+        return (self.governor + self.picks) % self.n
+
+    def available_roles(self) -> list[str]:
+        """Roles not yet taken this round (each once, whatever the copies)."""
+        out: list[str] = []
+        for card in self.role_cards:
+            if card.taken_by is None and card.role not in out:
+                out.append(card.role)
+        return out
+
+    def choose_role(self, p: int, role: str, doubloons: int | None = None) -> None:
+        """Player `p` takes role card `role` (with `doubloons` on it, when written) and its phase starts."""
+        if self.over:
+            raise RuleViolation("game.over", f"the game is over: it ended after {self._end_text()}; nothing more is played")
+        if self.phase is not None:  # pragma: no cover - the replay finishes each phase first
+            raise RuleViolation("phase.unfinished", f"the {self.nm(self.phase.role)} phase is not finished")
+        rules = self.rules
+        if p != self.chooser:
+            raise RuleViolation(
+                "role.not-your-turn",
+                f"it is {self.who(self.chooser)}'s turn to choose a role, not {self.who(p)}'s "
+                f"(round {self.round}, {rules.terms.governor} {self.who(self.governor)})",
+            )
+        cards = [c for c in self.role_cards if c.role == role]
+        if not cards:
+            raise RuleViolation(
+                "role.not-in-play",
+                f"the {self.nm(role)} is not in play with {self.n} players; {self.who(p)} may choose "
+                f"{listing([self.nm(r) for r in self.available_roles()], 'or')}",
+            )
+        free = [c for c in cards if c.taken_by is None]
+        if not free:
+            taker = self.who(cards[0].taken_by) if cards[0].taken_by is not None else "?"
+            raise RuleViolation(
+                "role.taken",
+                f"the {self.nm(role)} was already chosen this round (by {taker}); {self.who(p)} may choose "
+                f"{listing([self.nm(r) for r in self.available_roles()], 'or')}",
+            )
+        if doubloons is None:
+            card = max(free, key=lambda c: c.doubloons)
+        else:
+            matching = [c for c in free if c.doubloons == doubloons]
+            if not matching:
+                on = " or ".join(str(c.doubloons) for c in free)
+                raise RuleViolation(
+                    "role.doubloons",
+                    f"the {self.nm(role)} card carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
+                )
+            card = matching[0]
+        card.taken_by = p
+        self.boards[p].doubloons += card.doubloons
+        card.doubloons = 0
+        self.phase = PHASES[role](self, p)
+        self.phase.start()
+
+    def play(self, p: int, move: AnyMove) -> None:
+        """Player `p` makes `move` in the current phase."""
+        if self.phase is None:
+            if self.over:
+                raise RuleViolation("game.over", f"the game is over: it ended after {self._end_text()}; nothing more is played")
+            raise RuleViolation("phase.none", "no phase is being played: a role must be chosen first")  # pragma: no cover
+        self.phase.play(p, move)
+
+    def finish_phase(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
+        """End the current phase: its remaining turns, its closing duties, then the round's end."""
+        phase = self.phase
+        assert phase is not None
+        phase.finish(reveal=reveal, keep=keep)
+        self.history.append(phase.role)
+        self.phase = None
+        self.picks += 1
+        round_done = self.picks >= self.n * self.setup.roles_per_player
+        if self.rules.model.end.timing == "phase" and self.triggers:
+            # 1897: the game ends with the phase of the trigger; a VP trigger outside a captain
+            # phase runs to the end of the next captain phase.
+            if any(t != VP for t in self.triggers) or phase.role == "captain":
+                self.over = True
+                self.ended_round = self.round
+                self.ended_phase = phase.role
+        if round_done:
+            self._end_round()
+
+    def ends_with_this_phase(self) -> bool:
+        """Will the game be over once the current phase ends? (Its last face-up row is then moot.)"""
+        if not self.triggers:
+            return False
+        if self.rules.model.end.timing == "phase":
+            return any(t != VP for t in self.triggers) or (self.phase is not None and self.phase.role == "captain")
+        return self.picks + 1 >= self.n * self.setup.roles_per_player
+
+    def _end_round(self) -> None:
+        for card in self.role_cards:
+            if card.taken_by is None:
+                card.doubloons += self.rules.model.role_money
+            card.taken_by = None
+        if self.triggers and not self.over:
+            self.over = True
+            self.ended_round = self.round
+            self.ended_phase = None
+        self.picks = 0
+        self.governor = (self.governor + 1) % self.n
+        self.round += 1
+
+    def trigger(self, reason: str) -> None:
+        """An end condition occurred (the game ends at the end of this round or phase)."""
+        if reason not in self.triggers:
+            self.triggers.append(reason)
+
+    def _end_text(self) -> str:
+        why = listing([_TRIGGER_TEXT[t] for t in self.triggers], "and")
+        if getattr(self, "ended_phase", None):
+            return f"the {self.nm(self.ended_phase)} phase of round {self.ended_round}, because {why}"
+        return f"round {getattr(self, 'ended_round', self.round)}, because {why}"
+
+    def end_text(self) -> str:
+        """Why and when the game ended (for messages and reports)."""
+        return self._end_text()
+
+    # --- shared supplies ------------------------------------------------------------------
+
+    def take_colonist(self) -> bool:
+        """One colonist from the supply, else from the ship (hospice, university); False if none."""
+        if self.colonist_supply > 0:
+            self.colonist_supply -= 1
+            return True
+        if self.colonist_ship > 0:
+            self.colonist_ship -= 1
+            return True
+        return False
+
+    def give_vp(self, p: int, vp: int) -> None:
+        """VP to a player: chips while they last, then counted on paper; the last chip ends the game."""
+        if vp <= 0:
+            return
+        self.boards[p].vp += vp
+        had = self.vp_chips
+        self.vp_chips = max(0, had - vp)
+        if self.vp_chips == 0 and self.rules.model.end.vp_chips_out:
+            self.trigger(VP)
+
+    def reveal(self, tiles: list[str], first: bool = False) -> None:
+        """The new face-up plantation row, checked against what the face-down stacks can hold."""
+        need = self.setup.face_up
+        deck_total = sum(self.deck.values())
+        drawn = Counter(tiles)
+        what = "the setup's face-up row" if first else "the reveal"
+        rule = "setup.plantations" if first else "settler.reveal"
+        if deck_total >= need:
+            if len(tiles) != need:
+                raise RuleViolation(rule, f"{what} must name {need} plantations, not {len(tiles)}")
+            short = [k for k, c in drawn.items() if c > self.deck[k]]
+            if short:
+                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the face-down stacks hold only {self._stack(self.deck)}")
+            self.deck -= drawn
+        else:
+            avail = deck_total + sum(self.discards.values())
+            expected = min(need, avail)
+            if len(tiles) != expected:
+                raise RuleViolation(
+                    rule,
+                    f"{what} must name {expected} plantations (the face-down stacks hold {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
+                )
+            rest = drawn - self.deck
+            missing = self.deck - drawn
+            if missing:
+                raise RuleViolation(
+                    rule,
+                    f"the face-down stacks ran out: {what} must include the last of them, {self._stack(self.deck)}, before reshuffling the discards",
+                )
+            short = [k for k, c in rest.items() if c > self.discards[k]]
+            if short:
+                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the stacks and discards hold only {self._stack(self.deck + self.discards)}")
+            self.deck = self.discards - rest
+            self.discards = Counter()
+        self.face_up = list(tiles)
+
+    def _tiles(self, counts: Counter[str], kinds: list[str]) -> str:
+        return listing([f"{counts[k]} {self.nm(k)}" for k in kinds], "and")
+
+    def _stack(self, counts: Counter[str]) -> str:
+        items = [f"{c} {self.nm(k)}" for k, c in counts.items() if c > 0]
+        return listing(items, "and") if items else "none"

@@ -1,0 +1,117 @@
+"""What every phase shares: the chooser, turn order clockwise from the chooser."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.diagnostics import RuleViolation
+from referee.records.moves import AnyMove, Keep, Pass
+
+if TYPE_CHECKING:
+    from referee.engine.game import Game
+    from referee.engine.state import Board
+
+
+class Phase:
+    """A role's phase: started by the chooser, then played move by move, then finished."""
+
+    role = ""
+
+    def __init__(self, game: Game, chooser: int) -> None:
+        self.g = game
+        self.rules = game.rules
+        self.chooser = chooser
+        self.order = [(chooser + i) % game.n for i in range(game.n)]
+
+    def board(self, p: int) -> Board:
+        return self.g.boards[p]
+
+    def who(self, p: int) -> str:
+        return self.g.who(p)
+
+    def nm(self, ident: str) -> str:
+        return self.g.nm(ident)
+
+    @property
+    def title(self) -> str:
+        """'the builder phase' in this ruleset's words."""
+        return f"the {self.nm(self.role)} phase"
+
+    def start(self) -> None:
+        """The chooser's privilege and anything that happens before the first move."""
+
+    def play(self, p: int, move: AnyMove) -> None:
+        """One move from the log."""
+        raise NotImplementedError
+
+    def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
+        """Remaining turns and the phase's closing duties; `Missing` if the log must say more."""
+
+    def waiting(self) -> str:
+        """Whose decision the game waits for, in a sentence."""
+        return f"{self.title} is under way"
+
+
+class TurnPhase(Phase):
+    """One turn each, clockwise from the chooser; a player left out of `moves` passes."""
+
+    def __init__(self, game: Game, chooser: int) -> None:
+        super().__init__(game, chooser)
+        self.pos = 0  # index in `order` of the player whose turn it is
+
+    def play(self, p: int, move: AnyMove) -> None:
+        idx = self.order.index(p)
+        if idx < self.pos or (self.closed() and not isinstance(move, Pass)):
+            raise RuleViolation("turn.not-your-turn", self._late(p))
+        while self.pos < idx:
+            self.skip(self.order[self.pos])
+            self.pos += 1
+        if isinstance(move, Pass):
+            self.skip(p)
+        else:
+            self.act(p, move)
+        self.pos += 1
+
+    def _late(self, p: int) -> str:
+        order = ", ".join(self.who(q) for q in self.order)
+        if self.closed():
+            return f"{self.who(p)} cannot move: {self.closed_reason()}"
+        if self.pos >= len(self.order):
+            return f"{self.who(p)} has had their turn: in {self.title} each player moves once, clockwise from {self.who(self.chooser)} ({order}), and every turn has been taken"
+        return (
+            f"{self.who(p)} has had their turn: in {self.title} each player moves once, clockwise from "
+            f"{self.who(self.chooser)} ({order}); next is {self.who(self.order[self.pos])}"
+        )
+
+    def closed(self) -> bool:
+        """True when nobody may move any more (a full trading house)."""
+        return False
+
+    def closed_reason(self) -> str:
+        return f"{self.title} is over"
+
+    def skip(self, p: int) -> None:
+        """Player `p` passes (left out of `moves`, or `pass`)."""
+
+    def act(self, p: int, move: AnyMove) -> None:
+        raise NotImplementedError
+
+    def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
+        while self.pos < len(self.order) and not self.closed():
+            self.skip(self.order[self.pos])
+            self.pos += 1
+        self.pos = len(self.order)
+        self.end(reveal=reveal, keep=keep)
+
+    def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
+        """The chooser's closing duty."""
+
+    def waiting(self) -> str:
+        if self.pos < len(self.order):
+            return f"{self.title}: {self.who(self.order[self.pos])}'s turn"
+        return f"{self.title}: every turn has been taken"
+
+
+def wrong_move(phase: Phase, move: AnyMove) -> RuleViolation:
+    """A move of another phase's kind (the parser prevents it; kept as a clear message)."""
+    return RuleViolation("move.wrong-phase", f"'{move.text(phase.rules)}' is not a move of {phase.title}")

@@ -1,0 +1,397 @@
+"""Captain phase: loading the cargo ships, the wharf, storage, unloading full ships.
+
+The loading rules live here once, as functions over ships and boards; the replay and the
+shipping calculator (`referee.shipping`) both play the phase through `Captain`.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from referee.diagnostics import Missing, RuleViolation
+from referee.engine.phases.base import Phase
+from referee.engine.state import Board, CargoShip
+from referee.engine.text import listing
+from referee.records.moves import AnyMove, Keep, Load, Pass, WharfLoad
+from referee.rulesets.rules import Rules
+
+
+def ships_for(ships: list[CargoShip], good: str) -> list[CargoShip]:
+    """The cargo ships that may take `good`: the one already carrying it (if not full), else the empty ones."""
+    for ship in ships:
+        if ship.good == good:
+            return [] if ship.full else [ship]  # a kind on one ship, even a full one, goes nowhere else
+    return [s for s in ships if s.good is None]
+
+
+def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
+    """How many barrels of `good` go on board, and the ships that take that many."""
+    targets = ships_for(ships, good)
+    if not targets or barrels <= 0:
+        return 0, []
+    amounts = [min(barrels, s.free) for s in targets]
+    best = max(amounts)
+    return best, [s for s, a in zip(targets, amounts) if a == best]
+
+
+def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, list[CargoShip]]]:
+    """Every kind a player can load on a cargo ship: (good, barrels, ships allowed)."""
+    out = []
+    for good, have in board.goods.items():
+        if have > 0:
+            amount, allowed = best_ships(ships, good, have)
+            if amount > 0:
+                out.append((good, amount, allowed))
+    return out
+
+
+def can_load(board: Board, ships: list[CargoShip]) -> bool:
+    """Can this player load anything on a cargo ship?"""
+    for good, have in board.goods.items():
+        if have > 0 and best_ships(ships, good, have)[0] > 0:
+            return True
+    return False
+
+
+def storage(board: Board, rules: Rules) -> tuple[int, int]:
+    """(kinds kept whole, single barrels kept) after a captain phase: warehouses, windrose, storehouse."""
+    kinds = sum(b.effect.kinds for b in board.active(rules, "store.kinds"))  # type: ignore[union-attr]
+    barrels = rules.model.windrose_barrels + sum(b.effect.barrels for b in board.active(rules, "store.barrels"))  # type: ignore[union-attr]
+    return kinds, barrels
+
+
+def keep_fits(kept: dict[str, int], kinds: int, barrels: int) -> bool:
+    """Can these barrels be stored: `kinds` kinds whole, then `barrels` single barrels?"""
+    counts = sorted((n for n in kept.values() if n > 0), reverse=True)
+    return sum(counts[kinds:]) <= barrels
+
+
+def best_keeps(goods: dict[str, int], kinds: int, barrels: int) -> list[dict[str, int]]:
+    """Every way to keep the most barrels (distinct results only)."""
+    held = {k: n for k, n in goods.items() if n > 0}
+    if not held:
+        return [{}]
+    if keep_fits(held, kinds, barrels):
+        return [dict(held)]
+    results: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+    best = 0
+    present = sorted(held)
+    for whole in combinations(present, min(kinds, len(present))):
+        rest = [(k, held[k]) for k in present if k not in whole]
+        for extra in _spread(rest, barrels):
+            kept = {k: held[k] for k in whole}
+            for k, n in extra.items():
+                if n:
+                    kept[k] = n
+            total = sum(kept.values())
+            if total > best:
+                best, results = total, {}
+            if total == best:
+                results[tuple(sorted(kept.items()))] = kept
+    return list(results.values())
+
+
+def _spread(rest: list[tuple[str, int]], barrels: int) -> list[dict[str, int]]:
+    """Every way to keep exactly min(barrels, all) single barrels from `rest`."""
+    total = sum(n for _, n in rest)
+    take = min(barrels, total)
+    out: list[dict[str, int]] = []
+
+    def go(i: int, left: int, acc: dict[str, int]) -> None:
+        if i == len(rest):
+            if left == 0:
+                out.append(dict(acc))
+            return
+        k, n = rest[i]
+        for c in range(min(n, left), -1, -1):
+            acc[k] = c
+            go(i + 1, left - c, acc)
+        acc.pop(k, None)
+
+    go(0, take, {})
+    return out
+
+
+def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules) -> dict[str, int]:
+    """The most barrels the rules allow, the more valuable kinds first (formats.md section 3)."""
+    options = best_keeps(goods, kinds, barrels)
+    order = {g: i for i, g in enumerate(sorted(rules.goods, key=lambda g: -rules.good[g].price))}
+
+    def value(kept: dict[str, int]) -> tuple[int, ...]:
+        vec = [0] * len(order)
+        for k, n in kept.items():
+            vec[order[k]] = n
+        return tuple(vec)
+
+    return max(options, key=value)
+
+
+class Captain(Phase):
+    """Loads in turn from the captain; a wharf never forces a move; then storage and unloading."""
+
+    role = "captain"
+
+    def start(self) -> None:
+        self.pointer = self.chooser  # the first player the turn may fall on
+        self.wharf_used: set[int] = set()
+        self.loaded: set[int] = set()
+        self.on_start()
+
+    def on_start(self) -> None:
+        """Powers at the start of the phase (union hall, lighthouse in the expansion)."""
+
+    # --- whose turn ----------------------------------------------------------------------
+
+    def can_load(self, p: int) -> bool:
+        return can_load(self.board(p), self.g.ships)
+
+    def next_loader(self) -> int | None:
+        """The first player clockwise from the turn pointer who can load on a cargo ship."""
+        n = self.g.n
+        for i in range(n):
+            q = (self.pointer + i) % n
+            if can_load(self.board(q), self.g.ships):
+                return q
+        return None
+
+    def may_use_wharf(self, p: int) -> bool:
+        b = self.board(p)
+        return p not in self.wharf_used and b.barrels() > 0 and b.has(self.rules, "ship.private-ship")
+
+    def options(self, p: int) -> str:
+        """What player `p` can load on a cargo ship, in words."""
+        opts = cargo_options(self.board(p), self.g.ships)
+        texts = []
+        for good, amount, ships in opts:
+            on = " or ".join(f"the {s.size}-{self.rules.terms.cargo_ship}" for s in ships)
+            texts.append(f"{amount} {self.nm(good)} on {on}")
+        return listing(texts, "or") if texts else "nothing"
+
+    # --- moves ---------------------------------------------------------------------------
+
+    def play(self, p: int, move: AnyMove) -> None:
+        if isinstance(move, Pass):
+            q = self.next_loader()
+            must = f"; {self.who(q)} must load {self.options(q)}" if q is not None else ""
+            raise RuleViolation("captain.no-pass", f"a captain phase lists loads only: a player who cannot load is left out{must}")
+        q = self.next_loader()
+        n = self.g.n
+
+        def dist(x: int) -> int:
+            return (x - self.pointer) % n
+
+        if isinstance(move, Load):
+            if q is None:
+                raise RuleViolation("captain.cannot-load", f"nobody can load on a cargo ship any more ({self.ships_text()}); {self.who(p)} cannot load {self.nm(move.good)}")
+            if p != q:
+                raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
+            self.load(p, move)
+        elif isinstance(move, WharfLoad):
+            if q is not None and dist(p) > dist(q):
+                raise RuleViolation(
+                    "turn.not-your-turn",
+                    f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}",
+                )
+            self.use_wharf(p, move.good)
+        else:
+            self.special(p, move, q)
+        self.pointer = (p + 1) % n
+
+    def special(self, p: int, move: AnyMove, q: int | None) -> None:
+        """Other loads (the small wharf, in the expansion)."""
+        raise RuleViolation("move.wrong-phase", f"'{move.text(self.rules)}' is not a move of {self.title}")
+
+    def ships_text(self) -> str:
+        parts = []
+        for s in self.g.ships:
+            held = f"{s.count} {self.nm(s.good)}" if s.good else "empty"
+            parts.append(f"{s.size}-{self.rules.terms.cargo_ship}: {held}")
+        return ", ".join(parts)
+
+    def load(self, p: int, move: Load) -> None:
+        """A cargo-ship load, checked: the kind, the ship that takes the most, the count."""
+        rules, b = self.rules, self.board(p)
+        good, have = move.good, self.board(p).goods.get(move.good, 0)
+        ship_word = rules.terms.cargo_ship
+        if have <= 0:
+            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)}; they can load {self.options(p)}")
+        best, allowed = best_ships(self.g.ships, good, have)
+        if best == 0:
+            raise RuleViolation("captain.kind-blocked", f"{self.nm(good)} cannot be loaded: {self._blocked(good)}; {self.who(p)} can load {self.options(p)}")
+        if move.ship is not None:
+            ship = next((s for s in self.g.ships if s.size == move.ship), None)
+            if ship is None:
+                sizes = ", ".join(str(s.size) for s in self.g.ships)
+                raise RuleViolation("captain.no-such-ship", f"there is no {move.ship}-{ship_word}; the cargo {ship_word}s take {sizes}")
+            targets = ships_for(self.g.ships, good)
+            if ship not in targets:
+                why = self._why_not(ship, good)
+                raise RuleViolation(
+                    "captain.wrong-ship",
+                    f"{self.nm(good)} cannot go on the {ship.size}-{ship_word} ({why}); {self.who(p)} must load it on {self._ships(allowed)}",
+                )
+            takes = min(have, ship.free)
+            if takes < best:
+                raise RuleViolation(
+                    "captain.largest-ship",
+                    f"{self.who(p)} must load {self.nm(good)} on {self._ships(allowed)}, which takes {best}, "
+                    f"not the {ship.size}-{ship_word}, which takes {takes}",
+                )
+        else:
+            if len(allowed) > 1:
+                raise RuleViolation(
+                    "captain.ship-required",
+                    f"{self.nm(good)} fits {self._ships(allowed, 'and')} alike ({best} each): the log must name the ship, e.g. '{best} {self.nm(good).lower()} on {allowed[0].size}'",
+                )
+            ship = allowed[0]
+        if move.count is not None and move.count != best:
+            raise RuleViolation(
+                "captain.count",
+                f"{self.who(p)} loads {best} {self.nm(good)} on the {ship.size}-{ship_word} (as many as fit, none held back), not {move.count}",
+            )
+        ship.good = good
+        ship.count += best
+        b.goods[good] = have - best
+        self.after_load(p, best)
+
+    def _ships(self, ships: list[CargoShip], word: str = "or") -> str:
+        return listing([f"the {s.size}-{self.rules.terms.cargo_ship}" for s in ships], word)
+
+    def _blocked(self, good: str) -> str:
+        for s in self.g.ships:
+            if s.good == good:
+                return f"the {s.size}-{self.rules.terms.cargo_ship} carrying it is full"
+        return f"no {self.rules.terms.cargo_ship} is empty and none carries it"
+
+    def _why_not(self, ship: CargoShip, good: str) -> str:
+        if ship.good is not None and ship.good != good:
+            return f"it carries {self.nm(ship.good)}"
+        if ship.full:
+            return "it is full"
+        other = next((s for s in self.g.ships if s.good == good), None)
+        if other is not None:
+            return f"{self.nm(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
+        return "it cannot take it"  # pragma: no cover
+
+    def use_wharf(self, p: int, good: str) -> None:
+        """Every barrel of one kind onto the player's private ship, once per phase."""
+        rules, b = self.rules, self.board(p)
+        wharfs = b.active(rules, "ship.private-ship")
+        names = listing([x.name for x in rules.with_effect("ship.private-ship")], "or")
+        if not wharfs:
+            raise RuleViolation("captain.wharf", f"{self.who(p)} has no occupied {names}")
+        if p in self.wharf_used:
+            raise RuleViolation("captain.wharf-used", f"{self.who(p)} has already used their {names} in {self.title}: once per phase")
+        have = b.goods.get(good, 0)
+        if have <= 0:
+            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {names}")
+        amount = min(have, wharfs[0].effect.capacity)  # type: ignore[union-attr]
+        b.goods[good] = have - amount
+        self.g.goods_supply[good] += amount
+        self.wharf_used.add(p)
+        self.after_load(p, amount)
+
+    def after_load(self, p: int, barrels: int) -> None:
+        """VP for a load: 1 per barrel, the captain's privilege on their first load, harbors."""
+        rules, b = self.rules, self.board(p)
+        vp = barrels
+        if p == self.chooser and p not in self.loaded:
+            vp += rules.role["captain"].privilege * (2 if b.has(rules, "privilege.double") else 1)
+        for harbor in b.active(rules, "ship.load-vp"):
+            vp += harbor.effect.vp  # type: ignore[union-attr]
+        self.loaded.add(p)
+        self.g.give_vp(p, vp)
+        self.on_load(p)
+
+    def on_load(self, p: int) -> None:
+        """Other rewards of a load (the lighthouse, in the expansion)."""
+
+    # --- the end -------------------------------------------------------------------------
+
+    def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
+        waiting = [q for q in self._rotation() if self.can_load(q)]
+        if waiting:
+            q = waiting[0]
+            others = [self.who(x) for x in waiting[1:]]
+            also = f" (also {listing(others, 'and')})" if others else ""
+            raise Missing(
+                "captain.must-load",
+                f"the captain phase cannot end while someone can load on a cargo ship: {self.who(q)} can load {self.options(q)}{also}",
+            )
+        self.store(keep or {})
+        self.unload()
+
+    def _rotation(self) -> list[int]:
+        return [(self.pointer + i) % self.g.n for i in range(self.g.n)]
+
+    def store(self, keep: dict[int, Keep]) -> None:
+        """Each player keeps what their windrose and warehouses hold; the rest returns to the supply."""
+        g, rules = self.g, self.rules
+        missing: list[int] = []
+        decided: dict[int, dict[str, int]] = {}
+        for p in self.order:
+            b = self.board(p)
+            kinds, barrels = storage(b, rules)
+            if p in keep:
+                try:
+                    decided[p] = self._kept(p, keep[p], kinds, barrels)
+                except RuleViolation as exc:
+                    exc.player = p  # type: ignore[attr-defined]  # the replay points at this player's entry
+                    raise
+                continue
+            options = best_keeps(b.goods, kinds, barrels)
+            if len(options) > 1:
+                missing.append(p)
+                continue
+            decided[p] = options[0]
+        if missing:
+            texts = [f"{self.who(p)} ({self._holding(p)})" for p in missing]
+            raise Missing(
+                "captain.keep-missing",
+                f"the captain phase needs 'keep' for {listing(texts, 'and')}: what stays on the board is their choice",
+            )
+        for p, kept in decided.items():
+            b = self.board(p)
+            for good, have in b.goods.items():
+                lost = have - kept.get(good, 0)
+                if lost:
+                    g.goods_supply[good] += lost
+            b.goods = {k: n for k, n in kept.items() if n > 0}
+
+    def _holding(self, p: int) -> str:
+        b = self.board(p)
+        return ", ".join(f"{n} {self.nm(k)}" for k, n in b.goods.items() if n > 0)
+
+    def _kept(self, p: int, spec: Keep, kinds: int, barrels: int) -> dict[str, int]:
+        b = self.board(p)
+        kept: dict[str, int] = {}
+        for good, n in spec.items:
+            have = b.goods.get(good, 0)
+            if have <= 0:
+                raise RuleViolation("captain.keep", f"{self.who(p)} has no {self.nm(good)} left to keep ({self._holding(p) or 'nothing'})")
+            want = have if n is None else n
+            if want > have:
+                raise RuleViolation("captain.keep", f"{self.who(p)} has {have} {self.nm(good)}, not {want}")
+            kept[good] = want
+        if not keep_fits(kept, kinds, barrels):
+            room = f"{barrels} barrel" + ("s" if barrels != 1 else "")
+            if kinds:
+                room += f" and every barrel of {kinds} kind{'s' if kinds != 1 else ''}"
+            raise RuleViolation(
+                "captain.keep",
+                f"{self.who(p)} can keep {room}, not {Keep(items=spec.items).text(self.rules)}",
+            )
+        return kept
+
+    def unload(self) -> None:
+        """Full ships are emptied into the supply; the others keep their cargo."""
+        for ship in self.g.ships:
+            if ship.full and ship.good is not None:
+                self.g.goods_supply[ship.good] += ship.count
+                ship.good, ship.count = None, 0
+
+    def waiting(self) -> str:
+        q = self.next_loader()
+        if q is not None:
+            return f"{self.title}: {self.who(q)} must load {self.options(q)}"
+        return f"{self.title}: loading is over; storage ('keep') is awaited"

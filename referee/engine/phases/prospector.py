@@ -1,0 +1,25 @@
+"""Prospector: the chooser takes doubloons; nobody else acts."""
+
+from __future__ import annotations
+
+from referee.diagnostics import RuleViolation
+from referee.engine.phases.base import Phase
+from referee.records.moves import AnyMove, Pass
+
+
+class Prospector(Phase):
+    """Only the privilege: doubloons from the bank."""
+
+    role = "prospector"
+
+    def start(self) -> None:
+        b = self.board(self.chooser)
+        amount = self.rules.role["prospector"].privilege
+        b.doubloons += amount * (2 if b.has(self.rules, "privilege.double") else 1)
+
+    def play(self, p: int, move: AnyMove) -> None:
+        if not isinstance(move, Pass):
+            raise RuleViolation("prospector.no-moves", f"nobody acts in {self.title}; only 'pass' may be written")
+
+    def waiting(self) -> str:
+        return f"{self.title} is done"

@@ -1,0 +1,103 @@
+"""Settler phase: plantations and quarries onto the islands; the face-up row refilled."""
+
+from __future__ import annotations
+
+from referee.diagnostics import Missing, RuleViolation
+from referee.engine.phases.base import TurnPhase, wrong_move
+from referee.engine.text import listing
+from referee.records.moves import AnyMove, Keep, Settle
+
+
+class Settler(TurnPhase):
+    """Each player may take a face-up plantation (the settler or a construction hut: a quarry)."""
+
+    role = "settler"
+
+    def row(self) -> str:
+        """The face-up plantations, for messages."""
+        return listing([self.nm(t) for t in self.g.face_up], "and") if self.g.face_up else "none left"
+
+    def free_spaces(self, p: int) -> int:
+        return self.rules.model.island_spaces - self.board(p).island_filled()
+
+    def act(self, p: int, move: AnyMove) -> None:
+        if not isinstance(move, Settle):
+            raise wrong_move(self, move)
+        g, rules, b = self.g, self.rules, self.board(p)
+        if move.extra_tile is not None:
+            self._draw_extra(p, move.extra_tile)
+        if move.tile is None:
+            return
+        tile = move.tile
+        if self.free_spaces(p) < 1:
+            raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full ({rules.model.island_spaces} spaces): no tile can be placed")
+        if tile == rules.quarry.id:
+            may = p == self.chooser or b.has(rules, "settle.quarry")
+            if not may:
+                huts = listing([x.name for x in rules.with_effect("settle.quarry")], "or")
+                raise RuleViolation(
+                    "settler.quarry",
+                    f"only the settler ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
+                    f"{self.nm(tile)}; {self.who(p)} may take a face-up plantation: {self.row()}",
+                )
+            if g.quarries <= 0:
+                raise RuleViolation("settler.no-quarry", f"no {self.nm(tile)} is left; {self.who(p)} may take a face-up plantation: {self.row()}")
+            g.quarries -= 1
+        else:
+            if tile not in g.face_up:
+                raise RuleViolation("settler.not-face-up", f"no {self.nm(tile)} plantation is face up; the face-up plantations are: {self.row()}")
+            g.face_up.remove(tile)
+        placed = "forest" if move.forest else tile
+        if move.forest:
+            self.forest_check(p)
+        b.island[placed] = b.island.get(placed, 0) + 1
+        if move.hospice:
+            if not b.has(rules, "settle.colonist"):
+                names = listing([x.name for x in rules.with_effect("settle.colonist")], "or")
+                raise RuleViolation("settler.hospice", f"{self.who(p)} has no occupied {names}: no extra {rules.terms.colonist[0]} comes with the tile")
+            if g.take_colonist():
+                if move.forest:
+                    b.san_juan += 1  # a forest has no circle: the colonist waits in San Juan
+                else:
+                    b.manned[placed] = b.manned.get(placed, 0) + 1
+
+    def forest_check(self, p: int) -> None:
+        """Forests need an occupied forest house (expansion); refused in rulesets without one."""
+        if not self.board(p).has(self.rules, "settle.forest"):
+            raise RuleViolation("settler.forest", f"{self.who(p)} has no occupied building that turns plantations into forests")
+
+    def _draw_extra(self, p: int, kind: str) -> None:
+        g, rules, b = self.g, self.rules, self.board(p)
+        if not b.has(rules, "settle.extra-tile"):
+            names = listing([x.name for x in rules.with_effect("settle.extra-tile")], "or")
+            raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down plantation may be drawn")
+        if self.free_spaces(p) < 1:
+            raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full: no face-down plantation can be placed")
+        if sum(g.deck.values()) == 0:
+            g.deck, g.discards = g.discards, g.deck  # the discards are reshuffled into a new stack
+        if g.deck[kind] <= 0:
+            held = ", ".join(f"{c} {self.nm(k)}" for k, c in g.deck.items() if c > 0) or "nothing"
+            raise RuleViolation("settler.draw", f"no {self.nm(kind)} plantation is left face down (the stacks hold {held})")
+        g.deck[kind] -= 1
+        b.island[kind] = b.island.get(kind, 0) + 1
+
+    def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
+        g = self.g
+        for tile in g.face_up:
+            g.discards[tile] += 1
+        g.face_up = []
+        available = sum(g.deck.values()) + sum(g.discards.values())
+        if reveal is None:
+            if available == 0 or g.ends_with_this_phase():
+                return
+            raise Missing(
+                "settler.reveal-missing",
+                f"{self.title} needs a 'reveal' key: the new face-up row of {min(self.g.setup.face_up, available)} plantations",
+                at_phase=True,
+            )
+        g.reveal(reveal)
+
+    def waiting(self) -> str:
+        if self.pos < len(self.order):
+            return f"{self.title}: {self.who(self.order[self.pos])} may take a plantation ({self.row()})"
+        return f"{self.title}: the new face-up row ('reveal') is awaited"

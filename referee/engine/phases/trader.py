@@ -1,0 +1,87 @@
+"""Trader phase: one barrel each to the trading house, distinct kinds unless an office."""
+
+from __future__ import annotations
+
+from referee.diagnostics import RuleViolation
+from referee.engine.phases.base import TurnPhase, wrong_move
+from referee.engine.text import listing
+from referee.records.moves import AnyMove, Keep, Sell
+
+
+class Trader(TurnPhase):
+    """Each player may sell one barrel while the trading house has room."""
+
+    role = "trader"
+
+    def spaces(self) -> int:
+        return self.rules.model.trading_house_spaces
+
+    def closed(self) -> bool:
+        return len(self.g.trading_house) >= self.spaces()
+
+    def closed_reason(self) -> str:
+        return f"the {self.rules.terms.trading_house} is full ({self.spaces()} barrels): nobody else sells in {self.title}"
+
+    def income(self, p: int, good: str) -> tuple[int, str]:
+        """What selling `good` brings player `p`: price, privilege, market bonuses."""
+        rules, b = self.rules, self.board(p)
+        price = rules.good[good].price
+        parts = [f"price {price}"]
+        total = price
+        if p == self.chooser:
+            privilege = rules.role["trader"].privilege * (2 if b.has(rules, "privilege.double") else 1)
+            total += privilege
+            parts.append(f"{self.nm('trader')} +{privilege}")
+        for market in b.active(rules, "trade.bonus"):
+            bonus = market.effect.doubloons  # type: ignore[union-attr]
+            total += bonus
+            parts.append(f"{market.name} +{bonus}")
+        return total, ", ".join(parts)
+
+    def sellable(self, p: int) -> list[str]:
+        """Kinds player `p` may sell now."""
+        if self.closed():
+            return []
+        b = self.board(p)
+        any_kind = b.has(self.rules, "trade.any-kind")
+        return [k for k, n in b.goods.items() if n > 0 and (any_kind or k not in self.g.trading_house)]
+
+    def act(self, p: int, move: AnyMove) -> None:
+        if not isinstance(move, Sell):
+            raise wrong_move(self, move)
+        g, rules, b = self.g, self.rules, self.board(p)
+        good = move.good
+        if b.goods.get(good, 0) <= 0:
+            options = self.sellable(p)
+            raise RuleViolation(
+                "trader.no-barrel",
+                f"{self.who(p)} has no {self.nm(good)} to sell; they may sell {listing([self.nm(k) for k in options], 'or') if options else 'nothing'}",
+            )
+        if good in g.trading_house and not b.has(rules, "trade.any-kind"):
+            options = self.sellable(p)
+            offices = listing([x.name for x in rules.with_effect("trade.any-kind")], "or")
+            raise RuleViolation(
+                "trader.same-kind",
+                f"the {rules.terms.trading_house} already holds {self.nm(good)} and {self.who(p)} has no occupied {offices}; "
+                f"they may sell {listing([self.nm(k) for k in options], 'or') if options else 'nothing'}",
+            )
+        income, how = self.income(p, good)
+        if move.income is not None and move.income != income:
+            raise RuleViolation("trader.income", f"{self.who(p)} receives {income} for {self.nm(good)} ({how}), not {move.income}")
+        b.goods[good] -= 1
+        b.doubloons += income
+        g.trading_house.append(good)
+
+    def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
+        g = self.g
+        if len(g.trading_house) >= self.spaces():  # emptied only when full
+            for good in g.trading_house:
+                g.goods_supply[good] += 1
+            g.trading_house = []
+
+    def waiting(self) -> str:
+        if self.pos < len(self.order) and not self.closed():
+            p = self.order[self.pos]
+            options = self.sellable(p)
+            return f"{self.title}: {self.who(p)} may sell {listing([self.nm(k) for k in options], 'or') if options else 'nothing'}"
+        return f"{self.title}: every turn has been taken"

@@ -1,0 +1,92 @@
+"""The game state: the players' boards and the shared supplies.
+
+State is owned by one `Game` and changed only through its phases; nothing here reads files or
+prints. Plain slotted dataclasses keep replay fast (tens of thousands of moves per second).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.rulesets.model import Building
+from referee.rulesets.rules import Rules
+
+# End conditions (the game ends at the end of the round, or phase, in which one occurs).
+COLONISTS, CITY, VP = "colonists", "city", "vp"
+
+
+@dataclass(slots=True)
+class Board:
+    """One player's board: island, city, San Juan, windrose (goods and doubloons), VP."""
+
+    name: str
+    doubloons: int
+    vp: int = 0  # VP earned during the game: chips, and any counted after the chips ran out
+    goods: dict[str, int] = field(default_factory=dict)  # barrels on the windrose
+    island: dict[str, int] = field(default_factory=dict)  # tile (good id, quarry, forest) -> tiles
+    manned: dict[str, int] = field(default_factory=dict)  # tile -> occupied tiles
+    buildings: dict[str, int] = field(default_factory=dict)  # building id -> colonists on it
+    san_juan: int = 0
+
+    def colonists(self) -> int:
+        """Every colonist on the board, San Juan included."""
+        return sum(self.manned.values()) + sum(self.buildings.values()) + self.san_juan
+
+    def barrels(self) -> int:
+        """Barrels on the windrose."""
+        return sum(self.goods.values())
+
+    def island_filled(self) -> int:
+        """Filled island spaces."""
+        return sum(self.island.values())
+
+    def occupied(self, building: str) -> bool:
+        """A building works only with at least one colonist on it."""
+        return self.buildings.get(building, 0) > 0
+
+    def active(self, rules: Rules, effect: str) -> list[Building]:
+        """The player's occupied buildings whose power is `effect`."""
+        return [b for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
+
+    def has(self, rules: Rules, effect: str) -> bool:
+        """Does the player have an occupied building with `effect`?"""
+        return any(self.buildings.get(b.id, 0) > 0 for b in rules.with_effect(effect))
+
+    def city_used(self, rules: Rules) -> int:
+        """City spaces taken (large buildings take 2)."""
+        return sum(rules.building[b].size for b in self.buildings)
+
+    def circles(self, rules: Rules) -> int:
+        """Every colonist circle on the board: one per island tile that can be occupied, plus buildings."""
+        tiles = sum(n for t, n in self.island.items() if t != "forest")
+        return tiles + sum(rules.building[b].circles for b in self.buildings)
+
+    def empty_building_circles(self, rules: Rules) -> int:
+        """Empty circles on buildings (they decide the colonist ship's refill)."""
+        return sum(rules.building[b].circles - n for b, n in self.buildings.items())
+
+
+@dataclass(slots=True)
+class RoleCard:
+    """A role card on the table: doubloons on it, and who took it this round."""
+
+    role: str
+    doubloons: int = 0
+    taken_by: int | None = None
+
+
+@dataclass(slots=True)
+class CargoShip:
+    """A cargo ship: its size, the kind on it and how many barrels."""
+
+    size: int
+    good: str | None = None
+    count: int = 0
+
+    @property
+    def full(self) -> bool:
+        return self.count >= self.size
+
+    @property
+    def free(self) -> int:
+        return self.size - self.count

@@ -1,0 +1,20 @@
+"""Small helpers for the engine's sentences."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def listing(items: Sequence[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (or with 'or')."""
+    items = list(items)
+    if not items:
+        return "nothing"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def count(n: int, words: tuple[str, str]) -> str:
+    """'1 colonist', '2 colonists'."""
+    return f"{n} {words[0] if n == 1 else words[1]}"

@@ -1,0 +1,324 @@
+"""The game log (formats.md section 1): its schema model, and reading it into located records.
+
+Reading never decides legality: it checks the document's shape, resolves every name (players,
+roles, goods, buildings) and parses every move clause; the replay then plays the moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.names import did_you_mean
+from referee.records.modelcheck import validate
+from referee.records.moves import AnyMove, Keep, MoveError, parse_keep, parse_move
+from referee.records.source import YNode, read_yaml
+from referee.rulesets.load import load_ruleset
+from referee.rulesets.model import normalize
+from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
+
+PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
+MAX_ERRORS = 50
+
+
+class SetupModel(BaseModel):
+    """What chance and choice fixed before round 1."""
+
+    model_config = ConfigDict(extra="forbid")
+    plantations: list[str] = Field(description="The face-up plantation row before round 1 (players + 1 tiles).")
+    buildings: list[str] | None = Field(default=None, description="Expansion I: the violet building types chosen for this game.")
+
+
+class PhaseModel(BaseModel):
+    """One role taken: `<role>: <player>` first, then the phase's keys."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "additionalProperties": {"type": "string", "description": "The role taken (its name as key) and the player who took it."},
+            "minProperties": 1,
+        },
+    )
+    moves: list[dict[str, str]] | None = Field(default=None, description="The decisions of the phase in order, each `player: move`.")
+    reveal: list[str] | None = Field(default=None, description="Settler: the new face-up plantation row drawn at the end of the phase.")
+    keep: dict[str, str] | None = Field(default=None, description="Captain: what each player keeps after loading.")
+    doubloons: int | None = Field(default=None, ge=0, description="The doubloons that lay on the role card (checked).")
+
+
+class GameLogModel(BaseModel):
+    """A game of Puerto Rico, move by move."""
+
+    model_config = ConfigDict(extra="forbid", title="Puerto Rico game log")
+    ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
+    players: list[str] = Field(min_length=1, description="Seating order, clockwise; the first is the first governor.")
+    meta: dict[str, Any] | None = Field(default=None, description="Free-form information (date, place, ...).")
+    setup: SetupModel
+    phases: list[PhaseModel] = Field(description="Each role taken, in order of play.")
+    result: dict[str, int] | None = Field(default=None, description="The scores the table wrote down (checked).")
+
+    @field_validator("players")
+    @classmethod
+    def _unique(cls, value: list[str]) -> list[str]:
+        seen = set()
+        for name in value:
+            if not name.strip():
+                raise ValueError("a player name cannot be empty")
+            if name in seen:
+                raise ValueError(f"player '{name}' is listed twice: names must be unique in a game")
+            seen.add(name)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move of a phase: who, what, where it is written."""
+
+    player: int
+    move: AnyMove
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseRecord:
+    """One phase entry of the log."""
+
+    role: str
+    chooser: int
+    location: Location
+    moves: tuple[MoveRecord, ...]
+    reveal: list[str] | None
+    reveal_location: Location | None
+    keep: dict[int, Keep] | None
+    keep_locations: dict[int, Location]
+    doubloons: int | None
+    doubloons_location: Location | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game log, read and resolved: the replay's input."""
+
+    file: str
+    rules: Rules
+    players: list[str]
+    plantations: list[str]
+    setup_location: Location
+    buildings: list[str] | None
+    buildings_location: Location | None
+    phases: tuple[PhaseRecord, ...]
+    result: dict[int, tuple[int, Location]] | None
+    end_location: Location
+
+    @property
+    def moves(self) -> int:
+        """Moves and role choices in the log."""
+        return sum(len(p.moves) + 1 for p in self.phases)
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def add(self, rule: str, message: str, location: Location) -> None:
+        if len(self.items) < MAX_ERRORS:
+            self.items.append(Diagnostic(rule, message, location, READ_ERROR))
+
+
+def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None) -> GameRecord:
+    """Read a game log; InputError (exit 2) with every problem found, each positioned."""
+    root = read_yaml(data, file)
+    if not root.is_map:
+        raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
+    validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
+    rules = _rules(root, ruleset, base_dir)
+    return _resolve(root, rules, file)
+
+
+def _rules(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
+    name = override if override is not None else root.value["ruleset"].text()
+    try:
+        return load_ruleset(name, base_dir)
+    except InputError as exc:
+        at = root.value["ruleset"].location if override is None else Location(root.file, 1, 1)
+        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
+
+
+class _Players:
+    """Player names as written in the log, matched exactly (or by case when unambiguous)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.index = {n: i for i, n in enumerate(names)}
+        folded: dict[str, list[int]] = {}
+        for i, n in enumerate(names):
+            folded.setdefault(normalize(n), []).append(i)
+        self.folded = {k: v[0] for k, v in folded.items() if len(v) == 1}
+
+    def find(self, text: str) -> int | None:
+        if text in self.index:
+            return self.index[text]
+        return self.folded.get(normalize(text))
+
+    def unknown(self, text: str) -> str:
+        hint = did_you_mean(text, {normalize(n): n for n in self.names})
+        return f"'{text}' is not a player in this game{hint or ' (players: ' + ', '.join(self.names) + ')'}"
+
+
+def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
+    errors = _Errors()
+    doc = root.value
+    names = [n.text() for n in doc["players"].value]
+    players = _Players(names)
+    if len(names) not in rules.model.player_counts:
+        counts = sorted(rules.model.player_counts)
+        errors.add("log.players", f"the {rules.id} ruleset is for {counts[0]} to {counts[-1]} players, not {len(names)}", doc["players"].location)
+
+    setup = doc["setup"]
+    plantations: list[str] = []
+    for node in setup.value["plantations"].value:
+        try:
+            plantations.append(rules.lookup(node.text(), (GOOD,))[1])
+        except UnknownName as exc:
+            errors.add("log.unknown-name", f"setup plantations: {exc}".replace("unknown good", "unknown plantation"), node.location)
+    buildings = None
+    buildings_node = setup.value.get("buildings")
+    if buildings_node is not None and buildings_node.value is not None:
+        buildings = []
+        for node in buildings_node.value:
+            try:
+                buildings.append(rules.lookup(node.text(), ("building",))[1])
+            except UnknownName as exc:
+                errors.add("log.unknown-name", str(exc), node.location)
+
+    phases = []
+    for entry in doc["phases"].value:
+        record = _phase(entry, rules, players, errors)
+        if record is not None:
+            phases.append(record)
+
+    result = None
+    result_node = doc.get("result")
+    if result_node is not None and result_node.value is not None:
+        result = {}
+        for key, node in result_node.value.items():
+            p = players.find(key)
+            if p is None:
+                errors.add("log.unknown-player", f"result: {players.unknown(key)}", result_node.key_location(key))
+            else:
+                result[p] = (int(node.value), result_node.key_location(key))
+    if errors.items:
+        raise InputError(errors.items)
+    end = Location(file, _last_line(root) + 1, 1)
+    return GameRecord(
+        file=file,
+        rules=rules,
+        players=names,
+        plantations=plantations,
+        setup_location=setup.location,
+        buildings=buildings,
+        buildings_location=buildings_node.location if buildings_node is not None else None,
+        phases=tuple(phases),
+        result=result,
+        end_location=end,
+    )
+
+
+def _last_line(node: YNode) -> int:
+    line = node.line
+    if isinstance(node.value, dict):
+        for v in node.value.values():
+            line = max(line, _last_line(v))
+    elif isinstance(node.value, list):
+        for v in node.value:
+            line = max(line, _last_line(v))
+    return line
+
+
+def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> PhaseRecord | None:
+    role_keys = [k for k in entry.value if k not in PHASE_KEYS]
+    if len(role_keys) != 1:
+        if not role_keys:
+            errors.add("log.phase", "a phase entry needs its role first, as `<role>: <player>` (e.g. `settler: Anna`)", entry.location)
+        else:
+            errors.add("log.phase", f"a phase entry takes one role; this one has {len(role_keys)}: {', '.join(role_keys)}", entry.key_location(role_keys[1]))
+        return None
+    key = role_keys[0]
+    try:
+        role = rules.lookup(key, (ROLE,))[1]
+    except UnknownName as exc:
+        hint = str(exc)
+        if normalize(key) in ("mover", "move"):
+            hint += " (the moves of a phase go under `moves:`)"
+        errors.add("log.unknown-name", hint, entry.key_location(key))
+        return None
+    chooser_node = entry.value[key]
+    chooser = players.find(chooser_node.text()) if chooser_node.value is not None else None
+    if chooser is None:
+        errors.add("log.unknown-player", f"{rules.name(role)}: {players.unknown(chooser_node.text() if chooser_node.value is not None else '')}", chooser_node.location)
+    moves: list[MoveRecord] = []
+    moves_node = entry.value.get("moves")
+    if moves_node is not None and moves_node.value is not None:
+        for item in moves_node.value:
+            if len(item.value) != 1:
+                errors.add("log.move", f"each move is one `player: move` pair, not {len(item.value)} keys", item.location)
+                continue
+            (name, text_node), = item.value.items()
+            p = players.find(name)
+            if p is None:
+                errors.add("log.unknown-player", players.unknown(name), item.location)
+                continue
+            try:
+                move = parse_move(role, text_node.text(), rules)
+            except MoveError as exc:
+                errors.add("log.move", f"{name}: {exc}", item.location)
+                continue
+            moves.append(MoveRecord(p, move, item.location))
+    reveal = None
+    reveal_node = entry.value.get("reveal")
+    if reveal_node is not None and reveal_node.value is not None:
+        if role != "settler":
+            errors.add("log.phase", f"'reveal' belongs to a {rules.name('settler')} phase, not a {rules.name(role)} phase", entry.key_location("reveal"))
+        reveal = []
+        for node in reveal_node.value:
+            try:
+                reveal.append(rules.lookup(node.text(), (GOOD,))[1])
+            except UnknownName as exc:
+                errors.add("log.unknown-name", f"reveal: {exc}".replace("unknown good", "unknown plantation"), node.location)
+    keep = None
+    keep_locations: dict[int, Location] = {}
+    keep_node = entry.value.get("keep")
+    if keep_node is not None and keep_node.value is not None:
+        if role != "captain":
+            errors.add("log.phase", f"'keep' belongs to a {rules.name('captain')} phase, not a {rules.name(role)} phase", entry.key_location("keep"))
+        keep = {}
+        for name, node in keep_node.value.items():
+            p = players.find(name)
+            if p is None:
+                errors.add("log.unknown-player", f"keep: {players.unknown(name)}", keep_node.key_location(name))
+                continue
+            try:
+                keep[p] = parse_keep(node.text(), rules)
+            except MoveError as exc:
+                errors.add("log.move", f"keep: {name}: {exc}", node.location)
+                continue
+            keep_locations[p] = keep_node.key_location(name)
+    doubloons_node = entry.value.get("doubloons")
+    doubloons = doubloons_node.value if doubloons_node is not None else None
+    if chooser is None:
+        return None
+    return PhaseRecord(
+        role=role,
+        chooser=chooser,
+        location=entry.location,
+        moves=tuple(moves),
+        reveal=reveal,
+        reveal_location=reveal_node.location if reveal_node is not None else None,
+        keep=keep,
+        keep_locations=keep_locations,
+        doubloons=doubloons,
+        doubloons_location=doubloons_node.location if doubloons_node is not None else None,
+    )

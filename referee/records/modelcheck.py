@@ -1,0 +1,112 @@
+"""Validate plain data against a pydantic model; turn its errors into positioned diagnostics."""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.names import did_you_mean
+from referee.records.source import YNode
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def locate(root: YNode, loc: tuple[Any, ...], at_key: bool = False) -> Location:
+    """The location of the node at a pydantic error path (the nearest existing ancestor).
+
+    With `at_key`, a mapping entry is located at its key (for a key that is not allowed).
+    Parts of the path that are not places in the file (a union tag) are skipped.
+    """
+    node, parent, key = root, None, None
+    for part in loc:
+        if isinstance(node.value, dict) and isinstance(part, str) and part in node.value:
+            parent, key, node = node, part, node.value[part]
+        elif isinstance(node.value, list) and isinstance(part, int) and 0 <= part < len(node.value):
+            parent, key, node = node, None, node.value[part]
+    if at_key and parent is not None and key is not None:
+        return parent.key_location(key)
+    return node.location
+
+
+def _model_at(model: Any, loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The model class reached by following `loc` through field annotations, if simple."""
+    current: Any = model
+    for part in loc:
+        current = _unwrap(current)
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            if isinstance(part, str) and part in current.model_fields:
+                current = current.model_fields[part].annotation
+                continue
+            return None
+        origin = typing.get_origin(current)
+        args = typing.get_args(current)
+        if origin in (list, tuple) and args:
+            current = args[0]
+        elif origin is dict and len(args) == 2:
+            current = args[1]
+        else:
+            return None
+    current = _unwrap(current)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _unwrap(tp: Any) -> Any:
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def _message(err: dict[str, Any], model: type[BaseModel], where: str) -> str:
+    kind = err["type"]
+    loc = tuple(err["loc"])
+    field = ".".join(str(p) for p in loc) or "the document"
+    if kind == "extra_forbidden":
+        key = str(loc[-1]) if loc else "?"
+        parent = _model_at(model, loc[:-1])
+        hint = ""
+        if parent is not None:
+            known = {k: k for k in parent.model_fields}
+            hint = did_you_mean(key, known) or " (known keys: " + ", ".join(parent.model_fields) + ")"
+        return f"unknown key '{key}' in {where}{hint}"
+    if kind == "missing":
+        return f"{field}: this key is required in {where}"
+    msg = str(err.get("msg", "invalid value"))
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    return f"{field}: {msg[0].lower() + msg[1:] if msg else msg}"
+
+
+def validate(model: type[M], data: Any, root: YNode, rule: str, where: str) -> M:
+    """`model.model_validate(data)`, or InputError with one diagnostic per problem, positioned."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        diags: list[Diagnostic] = []
+        for err in exc.errors(include_url=False):
+            loc = tuple(err["loc"])
+            location = locate(root, loc, at_key=err["type"] == "extra_forbidden")
+            diags.append(Diagnostic(rule, _message(dict(err), model, where), location, READ_ERROR))
+        raise InputError(_dedupe(diags)) from None
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, Location | None]] = set()
+    out = []
+    for d in diags:
+        key = (d.message, d.location)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out

@@ -1,0 +1,396 @@
+"""Move clauses: the short texts of a game log, parsed into typed moves and formatted back.
+
+Each phase has its own small grammar (formats.md section 1). Names are matched with the
+ruleset (any accepted name, case-insensitive); a clause word that is a building's name (the
+hacienda's draw, the hospice's colonist, the wharf) is recognised by that building's effect
+id, so a renamed edition's words work without code. `move.text(rules)` gives the canonical
+clause text back in the ruleset's names; `str(move)` gives it in ids.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict
+
+from referee.rulesets.model import normalize
+from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
+
+MAX_NUMBER = 999
+_INT = re.compile(r"^\d+$")
+
+
+class MoveError(ValueError):
+    """A move text that does not fit the phase's grammar, or names something unknown."""
+
+
+class Move(BaseModel):
+    """Base of every move: immutable, unknown fields refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def text(self, rules: Rules | None = None) -> str:
+        """The canonical log text of this move, with `rules`' names (ids without rules)."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text(None)
+
+
+def _n(rules: Rules | None, ident: str) -> str:
+    return ident.replace("-", " ") if rules is None else rules.name(ident).lower()
+
+
+class Pass(Move):
+    """The player does not act."""
+
+    kind: Literal["pass"] = "pass"
+
+    def text(self, rules: Rules | None = None) -> str:
+        return "pass"
+
+
+class Settle(Move):
+    """Settler phase: the hacienda's face-down tile, the pick, and its clauses."""
+
+    kind: Literal["settle"] = "settle"
+    extra_tile: str | None = None  # the kind drawn face down (hacienda)
+    tile: str | None = None  # a good's plantation, or the quarry id
+    hospice: bool = False  # the hospice's colonist onto the picked tile
+    forest: bool = False  # the picked tile placed face down as a forest (forest house)
+
+    def text(self, rules: Rules | None = None) -> str:
+        parts = []
+        if self.extra_tile is not None:
+            parts.append(f"{_word(rules, 'settle.extra-tile', 'hacienda')} {_n(rules, self.extra_tile)}")
+        if self.tile is not None:
+            parts.append(_n(rules, self.tile))
+        if self.hospice:
+            parts.append(_word(rules, "settle.colonist", "hospice"))
+        if self.forest:
+            parts.append("forest")
+        return ", ".join(parts) or "pass"
+
+
+class Arrange(Move):
+    """Mayor phase: the player's whole arrangement of colonists after placing."""
+
+    kind: Literal["arrange"] = "arrange"
+    tiles: dict[str, int]  # plantation kind or quarry -> occupied tiles
+    buildings: dict[str, int]  # building id -> colonists on it
+    san_juan: int = 0
+
+    @property
+    def placed(self) -> int:
+        return sum(self.tiles.values()) + sum(self.buildings.values())
+
+    def text(self, rules: Rules | None = None) -> str:
+        parts = [f"{_n(rules, k)} {v}" if v != 1 else _n(rules, k) for k, v in self.tiles.items()]
+        parts += [f"{_n(rules, k)} {v}" if v != 1 else _n(rules, k) for k, v in self.buildings.items()]
+        if self.san_juan:
+            parts.append(f"san juan {self.san_juan}")
+        return ", ".join(parts) or "san juan 0"
+
+
+class Build(Move):
+    """Builder phase: the building bought, the price if written, the university's colonist."""
+
+    kind: Literal["build"] = "build"
+    building: str
+    price: int | None = None
+    university: bool = False
+
+    def text(self, rules: Rules | None = None) -> str:
+        out = _n(rules, self.building)
+        if self.price is not None:
+            out += f" for {self.price}"
+        if self.university:
+            out += ", " + _word(rules, "build.colonist", "university")
+        return out
+
+
+class Extra(Move):
+    """Craftsman phase: the craftsman's privilege barrel(s); empty: `extra none`."""
+
+    kind: Literal["extra"] = "extra"
+    goods: tuple[str, ...] = ()
+
+    def text(self, rules: Rules | None = None) -> str:
+        return "extra " + (", ".join(_n(rules, g) for g in self.goods) if self.goods else "none")
+
+
+class Sell(Move):
+    """Trader phase: one barrel sold, the income if written."""
+
+    kind: Literal["sell"] = "sell"
+    good: str
+    income: int | None = None
+
+    def text(self, rules: Rules | None = None) -> str:
+        out = _n(rules, self.good)
+        return out + (f" for {self.income}" if self.income is not None else "")
+
+
+class Load(Move):
+    """Captain phase: barrels of one kind loaded on a cargo ship (named by its size)."""
+
+    kind: Literal["load"] = "load"
+    good: str
+    count: int | None = None
+    ship: int | None = None
+
+    def text(self, rules: Rules | None = None) -> str:
+        out = _n(rules, self.good)
+        if self.count is not None:
+            out = f"{self.count} {out}"
+        if self.ship is not None:
+            out += f" on {self.ship}"
+        return out
+
+
+class WharfLoad(Move):
+    """Captain phase: every barrel of one kind loaded on the player's wharf."""
+
+    kind: Literal["wharf"] = "wharf"
+    good: str
+
+    def text(self, rules: Rules | None = None) -> str:
+        return f"{_word(rules, 'ship.private-ship', 'wharf')} {_n(rules, self.good)}"
+
+
+AnyMove = Union[Pass, Settle, Arrange, Build, Extra, Sell, Load, WharfLoad]
+
+
+class Keep(Move):
+    """Captain phase `keep`: what stays on a player's board. `None` count: every barrel."""
+
+    kind: Literal["keep"] = "keep"
+    items: tuple[tuple[str, int | None], ...] = ()
+
+    def text(self, rules: Rules | None = None) -> str:
+        if not self.items:
+            return "none"
+        parts = []
+        for good, count in self.items:
+            name = _n(rules, good)
+            parts.append(f"{name} all" if count is None else (name if count == 1 else f"{name} {count}"))
+        return ", ".join(parts)
+
+
+def _word(rules: Rules | None, effect: str, default: str) -> str:
+    """The clause word of a building power: that building's name in `rules`."""
+    if rules is None:
+        return default
+    found = rules.with_effect(effect)
+    return found[0].name.lower() if found else default
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+
+def _clauses(text: str) -> list[str]:
+    parts = [" ".join(p.split()) for p in text.split(",")]
+    if any(not p for p in parts):
+        raise MoveError(f"empty clause in '{text}'")
+    return parts
+
+
+def _number(word: str, what: str) -> int:
+    if not _INT.match(word):
+        raise MoveError(f"expected a number for {what}, found '{word}'")
+    value = int(word)
+    if value > MAX_NUMBER:
+        raise MoveError(f"{what} {word} is out of range (at most {MAX_NUMBER})")
+    return value
+
+
+def _lookup(rules: Rules, text: str, *categories: str) -> tuple[str, str]:
+    try:
+        return rules.lookup(text, categories)
+    except UnknownName as exc:
+        raise MoveError(str(exc)) from None
+
+
+def _good(rules: Rules, text: str) -> str:
+    return _lookup(rules, text, GOOD)[1]
+
+
+def _leading_building(rules: Rules, clause: str, effect: str) -> tuple[str, str] | None:
+    """('building id', rest) when the clause starts with the name of a building with `effect`."""
+    words = clause.split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        hit = rules.find(" ".join(words[:cut]), (BUILDING,))
+        if hit is not None:
+            b = rules.building[hit[1]]
+            if b.effect is not None and b.effect.id == effect:
+                return hit[1], " ".join(words[cut:])
+    return None
+
+
+def _is_building_with(rules: Rules, clause: str, effect: str) -> bool:
+    hit = rules.find(clause, (BUILDING,))
+    if hit is None:
+        return False
+    b = rules.building[hit[1]]
+    return b.effect is not None and b.effect.id == effect
+
+
+def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
+    """Parse one move text of the phase of `role`; MoveError with a readable reason."""
+    if normalize(text) in ("pass", ""):
+        if not text.strip():
+            raise MoveError("empty move (write 'pass', or leave the player out)")
+        return Pass()
+    parser = _PARSERS.get(role)
+    if parser is None:
+        raise MoveError(f"no moves are written in a {rules.name(role)} phase (only 'pass')")
+    return parser(text, rules)
+
+
+def _settler(text: str, rules: Rules) -> AnyMove:
+    clauses = _clauses(text)
+    extra = None
+    first = _leading_building(rules, clauses[0], "settle.extra-tile")
+    if first is not None:
+        extra = _lookup(rules, first[1], GOOD)[1]
+        clauses = clauses[1:]
+    tile = None
+    if clauses and not _is_building_with(rules, clauses[0], "settle.colonist") and normalize(clauses[0]) != "forest":
+        tile = _lookup(rules, clauses[0], GOOD, QUARRY)[1]
+        clauses = clauses[1:]
+    hospice = forest = False
+    for clause in clauses:
+        if _is_building_with(rules, clause, "settle.colonist") and not hospice:
+            hospice = True
+        elif normalize(clause) == "forest" and not forest:
+            forest = True
+        else:
+            raise MoveError(f"unexpected clause '{clause}' in a settler move (expected a plantation or quarry, then '{_word(rules, 'settle.colonist', 'hospice')}')")
+    if tile is None and (hospice or forest):
+        raise MoveError(f"'{text}': the {'colonist' if hospice else 'forest'} clause needs a tile taken")
+    return Settle(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
+
+
+_SAN_JUAN = ("san juan", "unplaced")
+
+
+def _mayor(text: str, rules: Rules) -> AnyMove:
+    tiles: dict[str, int] = {}
+    buildings: dict[str, int] = {}
+    san_juan = 0
+    seen_sj = False
+    for clause in _clauses(text):
+        words = clause.split(" ")
+        count = 1
+        if len(words) > 1 and _INT.match(words[-1]):
+            count = _number(words[-1], f"'{clause}'")
+            words = words[:-1]
+        name = " ".join(words)
+        key = normalize(name)
+        if key in _SAN_JUAN or key == normalize(rules.terms.san_juan):
+            if seen_sj:
+                raise MoveError(f"'{rules.terms.san_juan}' is written twice")
+            seen_sj = True
+            san_juan = count
+            continue
+        category, ident = _lookup(rules, name, GOOD, QUARRY, BUILDING)
+        target = buildings if category == BUILDING else tiles
+        if ident in target:
+            raise MoveError(f"'{rules.name(ident).lower()}' is written twice in the arrangement")
+        if count == 0:
+            continue
+        target[ident] = count
+    return Arrange(tiles=tiles, buildings=buildings, san_juan=san_juan)
+
+
+def _builder(text: str, rules: Rules) -> AnyMove:
+    clauses = _clauses(text)
+    words = clauses[0].split(" ")
+    price = None
+    if len(words) > 2 and words[-2].lower() == "for":
+        price = _number(words[-1], "the price")
+        words = words[:-2]
+    building = _lookup(rules, " ".join(words), BUILDING)[1]
+    university = False
+    for clause in clauses[1:]:
+        if _is_building_with(rules, clause, "build.colonist") and not university:
+            university = True
+        else:
+            raise MoveError(f"unexpected clause '{clause}' in a builder move (expected '{_word(rules, 'build.colonist', 'university')}')")
+    return Build(building=building, price=price, university=university)
+
+
+def _craftsman(text: str, rules: Rules) -> AnyMove:
+    clauses = _clauses(text)
+    words = clauses[0].split(" ", 1)
+    if normalize(words[0]) != "extra" or len(words) < 2:
+        raise MoveError(f"a craftsman move is 'extra <good>' or 'extra none', not '{text}'")
+    first = words[1]
+    if normalize(first) == "none":
+        if len(clauses) > 1:
+            raise MoveError("'extra none' takes no other goods")
+        return Extra(goods=())
+    goods = [_good(rules, first)] + [_good(rules, c) for c in clauses[1:]]
+    return Extra(goods=tuple(goods))
+
+
+def _trader(text: str, rules: Rules) -> AnyMove:
+    words = " ".join(text.split()).split(" ")
+    income = None
+    if len(words) > 2 and words[-2].lower() == "for":
+        income = _number(words[-1], "the income")
+        words = words[:-2]
+    if "," in text:
+        raise MoveError(f"a trader move sells one barrel: '<good>' or '<good> for <income>', not '{text}'")
+    return Sell(good=_good(rules, " ".join(words)), income=income)
+
+
+_LOAD = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>\d+))?$", re.IGNORECASE)
+
+
+def _captain(text: str, rules: Rules) -> AnyMove:
+    clauses = _clauses(text)
+    if len(clauses) != 1:
+        raise MoveError(f"a captain move loads one kind: '[count] <good> [on <ship size>]', not '{text}'")
+    clause = clauses[0]
+    wharf = _leading_building(rules, clause, "ship.private-ship")
+    if wharf is not None:
+        return WharfLoad(good=_good(rules, wharf[1]))
+    m = _LOAD.match(clause)
+    if m is None:  # pragma: no cover - the pattern matches any non-empty text
+        raise MoveError(f"cannot read the load '{clause}'")
+    count = _number(m["count"], "the count") if m["count"] else None
+    ship = _number(m["ship"], "the ship size") if m["ship"] else None
+    return Load(good=_good(rules, m["good"]), count=count, ship=ship)
+
+
+def parse_keep(text: str, rules: Rules) -> Keep:
+    """A captain phase's `keep` entry: `sugar`, `corn all`, `corn 2, sugar`, `none`."""
+    if normalize(text) == "none":
+        return Keep(items=())
+    items: list[tuple[str, int | None]] = []
+    seen: set[str] = set()
+    for clause in _clauses(text):
+        words = clause.split(" ")
+        count: int | None = 1
+        if len(words) > 1 and normalize(words[-1]) == "all":
+            count, words = None, words[:-1]
+        elif len(words) > 1 and _INT.match(words[-1]):
+            count, words = _number(words[-1], f"'{clause}'"), words[:-1]
+        good = _good(rules, " ".join(words))
+        if good in seen:
+            raise MoveError(f"'{rules.name(good)}' is written twice")
+        seen.add(good)
+        items.append((good, count))
+    return Keep(items=tuple(items))
+
+
+_PARSERS = {
+    "settler": _settler,
+    "mayor": _mayor,
+    "builder": _builder,
+    "craftsman": _craftsman,
+    "trader": _trader,
+    "captain": _captain,
+}

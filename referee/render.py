@@ -1,0 +1,120 @@
+"""Turning results into text (for people) and JSON (a stable contract, formats.md section 4).
+
+The one place where diagnostics, scores and reports become output. rich is used for tables
+only when writing to a terminal; piped output is plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee.diagnostics import Diagnostic
+from referee.report import LogReport
+from referee.scoring import Score, winners
+
+
+def diagnostic_line(d: Diagnostic, file: str) -> str:
+    """`file:line:col: error[rule]: message`, as compilers and linters print."""
+    where = str(d.location) if d.location is not None else file
+    return f"{where}: error[{d.rule}]: {d.message}"
+
+
+def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "line": d.location.line if d.location else None,
+        "column": d.location.column if d.location else None,
+        "rule": d.rule,
+        "message": d.message,
+    }
+
+
+def score_json(s: Score) -> dict[str, Any]:
+    return {
+        "player": s.player,
+        "total": s.total,
+        "chips": s.chips,
+        "buildings": s.buildings,
+        "bonus": s.bonus,
+        "bonus_by_building": dict(s.bonus_by_building),
+        "doubloons": s.doubloons,
+        "goods": s.goods,
+        "tiebreak": s.tiebreak,
+        "rank": s.rank,
+        "winner": s.rank == 1,
+    }
+
+
+def report_json(r: LogReport) -> str:
+    """One JSON line for one log."""
+    obj: dict[str, Any] = {
+        "file": r.file,
+        "valid": r.valid,
+        "complete": r.complete,
+        "errors": [diagnostic_json(d) for d in r.errors],
+        "scores": [score_json(s) for s in r.scores] if r.scores is not None else None,
+    }
+    if r.rules is not None:
+        obj["ruleset"] = r.rules.id
+    if r.waiting is not None:
+        obj["waiting"] = r.waiting
+    if r.scores is not None:
+        obj["provisional"] = not r.complete
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def report_text(r: LogReport) -> str:
+    """The validation verdict for one log: its diagnostics, or what state the game is in."""
+    if r.errors:
+        return "\n".join(diagnostic_line(d, r.file) for d in r.errors)
+    if r.complete:
+        return f"{r.file}: valid, complete game ({r.moves} moves); {winner_text(r.scores)}" if r.scores else f"{r.file}: valid, complete game ({r.moves} moves)"
+    return f"{r.file}: valid so far, game in progress ({r.moves} moves); next: {r.waiting}"
+
+
+def winner_text(scores: list[Score] | None) -> str:
+    if not scores:
+        return ""
+    top = winners(scores)
+    best = next(s for s in scores if s.rank == 1)
+    if len(top) == 1:
+        return f"winner: {top[0]} with {best.total} VP"
+    return f"shared win: {', '.join(top)} with {best.total} VP"
+
+
+def _bonus_text(s: Score) -> str:
+    return ", ".join(f"{name} {v}" for name, v in s.bonus_by_building.items()) or "-"
+
+
+def scores_text(r: LogReport) -> str:
+    """A plain-text score table with its parts."""
+    assert r.scores is not None
+    head = f"{r.file}: {'final scores' if r.complete else 'provisional scores (game in progress)'}"
+    if r.rules is not None:
+        head += f" [{r.rules.id}]"
+    rows = [("player", "shipping", "buildings", "bonus", "total", "tie-break", "rank")]
+    for s in sorted(r.scores, key=lambda s: s.rank):
+        rows.append((s.player, str(s.chips), str(s.buildings), _bonus_text(s), str(s.total), f"{s.tiebreak} ({s.doubloons}+{s.goods})", str(s.rank)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [head]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(widths[i]) if i in (0, 3) else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    lines.append(winner_text(r.scores) + ("" if r.complete else " (provisional)"))
+    if r.end and r.complete:
+        lines.append(f"the game ended after {r.end}")
+    return "\n".join(lines)
+
+
+def scores_rich(r: LogReport) -> Any:
+    """The score table as a rich renderable (used on a terminal)."""
+    from rich.table import Table
+
+    assert r.scores is not None
+    title = f"{r.file}: {'final scores' if r.complete else 'provisional scores (game in progress)'}"
+    table = Table(title=title, caption=winner_text(r.scores))
+    for col, justify in (("player", "left"), ("shipping", "right"), ("buildings", "right"), ("bonus", "left"), ("total", "right"), ("tie-break", "right"), ("rank", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for s in sorted(r.scores, key=lambda s: s.rank):
+        style = "bold green" if s.rank == 1 else None
+        table.add_row(s.player, str(s.chips), str(s.buildings), _bonus_text(s), str(s.total), f"{s.tiebreak} ({s.doubloons}+{s.goods})", str(s.rank), style=style)
+    return table

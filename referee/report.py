@@ -1,0 +1,91 @@
+"""Checking a game log end to end: read, replay, score, compare with the written result.
+
+`check_log` is what `referee validate` and `referee score` run for each file; it returns a
+`LogReport` value that `referee.render` turns into text or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.diagnostics import READ_ERROR, RULE_ERROR, Diagnostic, InputError
+from referee.records.log import GameRecord, read_log
+from referee.replay import Replay, replay
+from referee.rulesets.rules import Rules
+from referee.scoring import Score, score
+
+
+@dataclass(slots=True)
+class LogReport:
+    """The outcome of checking one game log."""
+
+    file: str
+    errors: list[Diagnostic] = field(default_factory=list)
+    complete: bool = False
+    waiting: str | None = None  # for a game in progress: whose decision it is
+    scores: list[Score] | None = None
+    rules: Rules | None = None
+    moves: int = 0
+    end: str | None = None  # why the game ended
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def exit_code(self) -> int:
+        return max((d.exit_code for d in self.errors), default=0)
+
+
+def check_log(data: bytes | str, file: str, ruleset: str | None = None, provisional: bool = False, base_dir: Path | None = None) -> LogReport:
+    """Read and replay one log; score it when complete (or `provisional`); check its `result`."""
+    report = LogReport(file)
+    try:
+        record = read_log(data, file, ruleset, base_dir)
+    except InputError as exc:
+        report.errors = sorted(exc.diagnostics, key=_order)
+        return report
+    report.rules = record.rules
+    run = replay(record)
+    report.moves = run.moves
+    report.complete = run.complete
+    report.waiting = run.waiting
+    if run.error is not None:
+        report.errors = [run.error]
+    if run.game is not None and run.error is None and (run.complete or provisional):
+        report.scores = score(run.game.boards, record.rules)
+    if run.game is not None and run.complete:
+        report.end = run.game.end_text()
+        if report.scores is not None:
+            report.errors += check_result(record, run, report.scores)
+    return report
+
+
+def check_result(record: GameRecord, run: Replay, scores: list[Score]) -> list[Diagnostic]:
+    """The log's written `result` against the computed totals (checked once the game is complete)."""
+    if record.result is None:
+        return []
+    out = []
+    for p, (claimed, location) in sorted(record.result.items(), key=lambda kv: kv[1][1].line):
+        s = scores[p]
+        if claimed != s.total:
+            bonus = "".join(f" + {v} {name}" for name, v in s.bonus_by_building.items())
+            out.append(
+                Diagnostic(
+                    "result.mismatch",
+                    f"{s.player} scores {s.total} ({s.chips} shipping + {s.buildings} buildings{bonus}), not {claimed}",
+                    location,
+                    RULE_ERROR,
+                )
+            )
+    return out
+
+
+def unreadable(file: str, message: str, rule: str = "input.unreadable") -> LogReport:
+    """A report for a file that could not even be opened."""
+    return LogReport(file, errors=[Diagnostic(rule, message, None, READ_ERROR)])
+
+
+def _order(d: Diagnostic) -> tuple[int, int]:
+    return (d.location.line, d.location.column) if d.location else (0, 0)

@@ -1,0 +1,150 @@
+"""`referee rules`: a ruleset's numbers and buildings as readable tables (or JSON)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee.rulesets.model import Building
+from referee.rulesets.rules import BUILDING, Rules, UnknownName
+
+
+def power(b: Building, rules: Rules) -> str:
+    """A building's power in a few words, from its effect id and parameters."""
+    t = rules.terms
+    if b.produces is not None:
+        return f"produces {rules.name(b.produces)} (up to {b.circles})"
+    e = b.effect
+    if e is None:
+        return "no power" if b.circles == 0 else "-"
+    params = e.model_dump(exclude={"id"})
+    text = {
+        "trade.bonus": "+{doubloons} " + t.doubloon[1] + " per sale",
+        "trade.any-kind": "may sell a kind already in the " + t.trading_house,
+        "settle.extra-tile": "may also take the top face-down plantation",
+        "settle.quarry": "may take a quarry instead of a plantation",
+        "settle.colonist": f"+1 {t.colonist[0]} on the tile taken",
+        "store.kinds": "keeps every barrel of {kinds} kind(s) after the captain phase",
+        "store.barrels": "keeps {barrels} more barrels after the captain phase",
+        "craft.kinds-bonus": t.doubloon[1] + " for kinds produced: {doubloons}",
+        "build.colonist": f"+1 {t.colonist[0]} on the building built",
+        "ship.load-vp": f"+{{vp}} {t.vp[0]} per load",
+        "ship.private-ship": "once per captain phase: every barrel of one kind shipped",
+        "bonus.buildings": "end: {weights}",
+        "bonus.island": "end: by filled island spaces {vp}",
+        "bonus.colonists": f"end: +1 {t.vp[0]} per {{per}} {t.colonist[1]}",
+        "bonus.chips": f"end: +1 {t.vp[0]} per {{per}} {t.vp[0]} earned",
+    }.get(e.id)
+    if text is None:
+        return e.id + (" " + json.dumps(params) if params else "")
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError):
+        return e.id
+
+
+def _base_name(thing: Any) -> str:
+    """The base game's name of a renamed item (its id, in words), or ''."""
+    base = thing.id.replace("-", " ")
+    return "" if base.lower() == thing.name.lower() else base
+
+
+def _table(rows: list[list[str]], right: set[int]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        out.append("  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
+    return out
+
+
+def rules_text(rules: Rules, building: str | None = None) -> str:
+    """The ruleset as plain-text tables."""
+    m = rules.model
+    if building is not None:
+        return _building_text(rules, building)
+    renamed = any(_base_name(x) for x in (*m.buildings, *m.goods, *m.roles))
+    lines = [f"{m.title} [{m.id}]" + (f", extends {m.extends}" if m.extends else "")]
+    if m.source:
+        lines.append(f"source: {m.source}")
+    counts = sorted(m.player_counts)
+    pcs = [m.player_counts[n] for n in counts]
+    t = m.terms
+    lines += ["", "Setup by number of players"]
+    rows = [["players", *[str(n) for n in counts]]]
+    rows.append([f"starting {t.doubloon[1]}", *[str(p.doubloons) for p in pcs]])
+    rows.append([f"{t.vp[0]} chips", *[str(p.vp_chips) for p in pcs]])
+    rows.append([f"{t.colonist[1]} in the supply", *[str(p.colonists) for p in pcs]])
+    rows.append([f"{t.colonist[1]} on the {t.colonist_ship}", *[str(p.ship_colonists) for p in pcs]])
+    rows.append(["cargo ships", *[" ".join(str(s) for s in p.cargo_ships) for p in pcs]])
+    rows.append(["face-up plantations", *[str(p.face_up) for p in pcs]])
+    rows.append(["roles", *[str(sum(p.roles.values())) for p in pcs]])
+    rows.append(["starting plantations", *[", ".join(rules.name(k) for k in p.starting_plantations) for p in pcs]])
+    lines += _table(rows, set(range(1, len(counts) + 1)))
+    lines += ["", "Goods"]
+    rows = [["good", "price", "barrels", "plantations"] + (["base name"] if renamed else [])]
+    for g in m.goods:
+        rows.append([g.name, str(g.price), str(g.barrels), str(g.plantations)] + ([_base_name(g)] if renamed else []))
+    rows.append([m.quarry.name, "", "", str(m.quarry.count)] + ([_base_name(m.quarry)] if renamed else []))
+    lines += _table(rows, {1, 2, 3})
+    lines += ["", "Roles"]
+    rows = [["role", "privilege"] + (["base name"] if renamed else [])]
+    for r in m.roles:
+        rows.append([r.name, str(r.privilege)] + ([_base_name(r)] if renamed else []))
+    lines += _table(rows, {1})
+    lines += ["", "Buildings"]
+    rows = [["building", "cost", "VP", "col", "circles", "size", "copies", "kind", "power"] + (["base name"] if renamed else [])]
+    for b in m.buildings:
+        rows.append(
+            [b.name, str(b.cost), str(b.vp), str(b.column), str(b.circles), str(b.size), str(b.copies), b.kind, power(b, rules)]
+            + ([_base_name(b)] if renamed else [])
+        )
+    lines += _table(rows, {1, 2, 3, 4, 5, 6})
+    lines += [
+        "",
+        f"island {m.island_spaces} spaces, city {m.city_spaces} spaces, {t.trading_house} {m.trading_house_spaces} barrels, "
+        f"{m.windrose_barrels} barrel kept without a warehouse, {m.role_money} {t.doubloon[0]} on each unchosen role",
+        f"game end: at the end of the {m.end.timing} in which "
+        + ", ".join(
+            w
+            for w, on in (
+                ("the colonist ship cannot be refilled", m.end.colonists_short),
+                ("a city is filled", m.end.city_full),
+                ("the VP chips run out", m.end.vp_chips_out),
+            )
+            if on
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def _find_building(rules: Rules, name: str) -> Building:
+    try:
+        return rules.building[rules.lookup(name, (BUILDING,))[1]]
+    except UnknownName as exc:
+        raise KeyError(str(exc)) from None
+
+
+def _building_text(rules: Rules, name: str) -> str:
+    b = _find_building(rules, name)
+    lines = [b.name + (f" (base name: {_base_name(b)})" if _base_name(b) else "")]
+    for label, value in (
+        ("cost", b.cost),
+        ("VP", b.vp),
+        ("quarry column", b.column),
+        ("circles", b.circles),
+        ("city spaces", b.size),
+        ("copies", b.copies),
+        ("kind", b.kind),
+        ("power", power(b, rules)),
+        ("effect id", b.effect.id if b.effect else "-"),
+        ("also accepted as", ", ".join(b.aliases) or "-"),
+    ):
+        lines.append(f"  {label:<16} {value}")
+    return "\n".join(lines)
+
+
+def rules_json(rules: Rules, building: str | None = None) -> str:
+    """The ruleset (or one building) as JSON."""
+    if building is not None:
+        return json.dumps(_find_building(rules, building).model_dump(mode="json"), ensure_ascii=False)
+    return json.dumps(rules.model.model_dump(mode="json"), ensure_ascii=False)

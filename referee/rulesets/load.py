@@ -1,0 +1,163 @@
+"""Ruleset files -> validated models: `extends` resolved, names kept, errors positioned.
+
+A ruleset file may `extends:` one bundled ruleset (or a path), or a list of them. Layers are
+merged in order, each shared ancestor once: mappings merge key by key, lists of items with an
+`id` (goods, roles, buildings) merge item by item (`remove: true` drops one), anything else is
+replaced. A renamed item keeps its old names as aliases, so a log in base names still reads.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+from referee.records.modelcheck import validate
+from referee.records.source import YNode, read_yaml
+from referee.resources import data_dir
+from referee.rulesets.model import Ruleset
+from referee.rulesets.rules import Rules
+
+_ID_LISTS = ("goods", "roles", "buildings")
+
+
+def bundled_rulesets() -> list[str]:
+    """Names of the rulesets shipped with referee."""
+    return sorted(p.stem for p in data_dir("rulesets").glob("*.yaml"))
+
+
+def ruleset_path(name: str, relative_to: Path | None = None) -> Path:
+    """The file of a bundled ruleset name, or a path (relative to `relative_to`)."""
+    bundled = data_dir("rulesets") / f"{name}.yaml"
+    if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
+        return bundled
+    path = Path(name)
+    if not path.is_absolute() and relative_to is not None:
+        path = relative_to / path
+    return path
+
+
+def load_ruleset(name: str, relative_to: Path | None = None) -> Rules:
+    """Load a ruleset by bundled name or path; InputError (exit 2) if it cannot be used."""
+    path = ruleset_path(str(name), relative_to)
+    if not path.is_file():
+        known = ", ".join(bundled_rulesets())
+        raise InputError([Diagnostic("ruleset.unknown", f"unknown ruleset '{name}': not a bundled ruleset ({known}) nor a file", None, READ_ERROR)])
+    return _load(str(path.resolve()))
+
+
+@lru_cache(maxsize=16)
+def _load(path: str) -> Rules:
+    layers = _layers(Path(path), ())
+    merged = layers[0]
+    for layer in layers[1:]:
+        merged = _merge(merged, layer)
+    data = merged.plain()
+    ext = merged.value.get("extends")
+    if ext is not None:  # names such as 1897 are read as numbers: keep them as written
+        data["extends"] = ext.text() if ext.is_scalar else tuple(n.text() for n in ext.value)
+    model = validate(Ruleset, data, merged, "ruleset.invalid", f"ruleset {Path(path).name}")
+    return Rules(model)
+
+
+def _read(path: Path) -> YNode:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError([Diagnostic("ruleset.unreadable", f"cannot read ruleset {path}: {exc.strerror}", None, READ_ERROR)]) from None
+    root = read_yaml(data, str(path))
+    if not root.is_map:
+        raise InputError([Diagnostic("ruleset.invalid", "a ruleset file must be a mapping of keys", root.location, READ_ERROR)])
+    return root
+
+
+def _layers(path: Path, chain: tuple[str, ...]) -> list[YNode]:
+    """The files to merge for `path`, ancestors first, each once."""
+    key = str(path.resolve())
+    if key in chain:
+        raise InputError([Diagnostic("ruleset.invalid", f"ruleset {path.name} extends itself (through {' -> '.join(Path(c).name for c in chain)})", None, READ_ERROR)])
+    root = _read(path)
+    parents_node = root.value.get("extends")
+    out: list[YNode] = []
+    seen: set[str] = set()
+    if parents_node is not None and parents_node.value is not None:
+        names = [parents_node] if parents_node.is_scalar else list(parents_node.value)
+        for node in names:
+            parent = ruleset_path(node.text(), path.parent)
+            if not parent.is_file():
+                raise InputError([Diagnostic("ruleset.invalid", f"extends unknown ruleset '{node.text()}'", node.location, READ_ERROR)])
+            for layer in _layers(parent, (*chain, key)):
+                if layer.file not in seen:
+                    seen.add(layer.file)
+                    out.append(layer)
+    out.append(root)
+    return out
+
+
+def _merge(base: YNode, over: YNode) -> YNode:
+    if base.is_map and over.is_map:
+        merged = dict(base.value)
+        keys = dict(base.keys or {})
+        for k, v in over.value.items():
+            if k in _ID_LISTS and k in merged and merged[k].is_list and v.is_list:
+                merged[k] = _merge_items(merged[k], v)
+            elif k in merged and merged[k].is_map and v.is_map:
+                merged[k] = _merge(merged[k], v)
+            else:
+                merged[k] = v
+            if over.keys and k in over.keys:
+                keys[k] = over.keys[k]
+        out = YNode(merged, None, over.file, over.line, over.column)
+        out.keys = keys
+        return out
+    return over
+
+
+def _merge_items(base: YNode, over: YNode) -> YNode:
+    """Merge two lists of items by `id`; a renamed item keeps its old names as aliases."""
+    items: list[YNode] = list(base.value)
+    index = {_item_id(n): i for i, n in enumerate(items) if _item_id(n) is not None}
+    for node in over.value:
+        ident = _item_id(node)
+        if ident is None or ident not in index:
+            if not (node.is_map and _flag(node, "remove")):
+                index[ident or f"#{len(items)}"] = len(items)
+                items.append(node)
+            continue
+        i = index[ident]
+        if _flag(node, "remove"):
+            items[i] = None  # type: ignore[call-overload]
+            continue
+        old = items[i]
+        merged = _merge(old, node)
+        old_names = _names(old)
+        new_name = node.value.get("name")
+        if new_name is not None and old_names and new_name.text() != old_names[0]:
+            aliases = _names(merged)[1:]
+            aliases += [n for n in old_names if n not in aliases and n != new_name.text()]
+            merged.value["aliases"] = YNode([YNode(a, a, node.file, node.line, node.column) for a in aliases], None, node.file, node.line, node.column)
+        items[i] = merged
+    kept = [n for n in items if n is not None]
+    return YNode(kept, None, over.file, over.line, over.column)
+
+
+def _item_id(node: YNode) -> str | None:
+    if node.is_map and "id" in node.value and node.value["id"].is_scalar:
+        return node.value["id"].text()
+    return None
+
+
+def _flag(node: YNode, key: str) -> bool:
+    return bool(node.is_map and key in node.value and node.value[key].value is True)
+
+
+def _names(node: YNode) -> list[str]:
+    """The item's name then its aliases, as written."""
+    out: list[str] = []
+    if node.is_map:
+        if "name" in node.value:
+            out.append(node.value["name"].text())
+        aliases = node.value.get("aliases")
+        if aliases is not None and aliases.is_list:
+            out.extend(a.text() for a in aliases.value)
+    return out

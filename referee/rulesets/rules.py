@@ -1,0 +1,85 @@
+"""`Rules`: the engine's view of a ruleset, indexed for fast lookups and name matching."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from referee.names import did_you_mean
+from referee.rulesets.model import Building, Good, PlayerCount, Role, Ruleset, normalize
+
+# Name categories a log can use.
+GOOD, QUARRY, BUILDING, ROLE = "good", "quarry", "building", "role"
+
+
+class UnknownName(ValueError):
+    """A name that the ruleset does not know; the message lists the closest known names."""
+
+
+class Rules:
+    """A validated ruleset with lookups: by id, by effect id, and by any accepted name."""
+
+    def __init__(self, model: Ruleset) -> None:
+        self.model = model
+        self.id = model.id
+        self.terms = model.terms
+        self.goods: tuple[str, ...] = tuple(g.id for g in model.goods)
+        self.good: dict[str, Good] = {g.id: g for g in model.goods}
+        self.buildings: tuple[Building, ...] = model.buildings
+        self.building: dict[str, Building] = {b.id: b for b in model.buildings}
+        self.role: dict[str, Role] = {r.id: r for r in model.roles}
+        self.quarry = model.quarry
+        self.effects: dict[str, tuple[Building, ...]] = {}
+        for b in model.buildings:
+            if b.effect is not None:
+                self.effects[b.effect.id] = (*self.effects.get(b.effect.id, ()), b)
+        self._names: dict[str, dict[str, str]] = {GOOD: {}, QUARRY: {}, BUILDING: {}, ROLE: {}}
+        self._display: dict[str, str] = {}
+        for category, things in ((GOOD, model.goods), (QUARRY, (model.quarry,)), (BUILDING, model.buildings), (ROLE, model.roles)):
+            for thing in things:
+                self._display[thing.id] = thing.name
+                for label in (thing.name, thing.id, *thing.aliases):
+                    self._names[category][normalize(label)] = thing.id
+
+    def players(self, n: int) -> PlayerCount:
+        """Setup and supplies for `n` players (KeyError if the ruleset has none)."""
+        return self.model.player_counts[n]
+
+    def name(self, ident: str) -> str:
+        """The display name of a good, building, role or the quarry."""
+        return self._display.get(ident, ident)
+
+    def lookup(self, text: str, categories: Iterable[str]) -> tuple[str, str]:
+        """(category, id) of a name written in a log; UnknownName with suggestions otherwise."""
+        key = normalize(text)
+        cats = tuple(categories)
+        for category in cats:
+            hit = self._names[category].get(key)
+            if hit is not None:
+                return category, hit
+        known: dict[str, str] = {}
+        for category in cats:
+            for k, ident in self._names[category].items():
+                known[k] = self._display[ident]
+        raise UnknownName(f"unknown {_what(cats)} '{text}'{did_you_mean(text, known)}")
+
+    def find(self, text: str, categories: Iterable[str]) -> tuple[str, str] | None:
+        """Like `lookup`, but None for an unknown name."""
+        key = normalize(text)
+        for category in categories:
+            hit = self._names[category].get(key)
+            if hit is not None:
+                return category, hit
+        return None
+
+    def with_effect(self, effect_id: str) -> tuple[Building, ...]:
+        """The buildings whose power is `effect_id`."""
+        return self.effects.get(effect_id, ())
+
+    def plural(self, term: tuple[str, str], n: int) -> str:
+        """'1 colonist' / '3 colonists' with this ruleset's words."""
+        return f"{n} {term[0] if n == 1 else term[1]}"
+
+
+def _what(categories: tuple[str, ...]) -> str:
+    words = {GOOD: "good", QUARRY: "quarry", BUILDING: "building", ROLE: "role"}
+    return " or ".join(words[c] for c in categories)

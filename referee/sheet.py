@@ -1,0 +1,189 @@
+"""Score sheets (formats.md section 2): the end of a game that was not logged, checked and scored.
+
+The sheet is checked against the ruleset (known names, one of each building per player, city
+spaces, copies in the game, island size, occupied buildings owned), every problem positioned
+(exit 2); then boards are built from it and scored by `referee.scoring`, as logs are.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.engine.state import Board
+from referee.records.modelcheck import validate
+from referee.records.source import YNode, read_yaml
+from referee.report import LogReport
+from referee.rulesets.load import load_ruleset
+from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
+from referee.scoring import score
+
+
+class SheetPlayer(BaseModel):
+    """One player's end-of-game numbers."""
+
+    model_config = ConfigDict(extra="forbid")
+    chips: int = Field(ge=0, le=10_000, description="Shipping VP: chips, and any noted on paper.")
+    doubloons: int = Field(default=0, ge=0, le=10_000, description="Doubloons left (tie-break).")
+    goods: int = Field(default=0, ge=0, le=10_000, description="Barrels left (tie-break).")
+    island: int | dict[str, int] | None = Field(
+        default=None, description="Filled island spaces, or by kind ({corn: 3, quarry: 2, forest: 2}); needed for the residence."
+    )
+    colonists: int | None = Field(default=None, ge=0, le=10_000, description="Every colonist on the board, San Juan included; needed for the fortress.")
+    buildings: list[str] = Field(default_factory=list, description="Every building in the player's city.")
+    occupied: list[str] = Field(default_factory=list, description="The buildings (large ones matter) that have a colonist.")
+
+
+class ScoreSheetModel(BaseModel):
+    """An end-of-game score sheet."""
+
+    model_config = ConfigDict(extra="forbid", title="Puerto Rico score sheet")
+    ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
+    players: dict[str, SheetPlayer] = Field(min_length=1, description="Each player's numbers, by name.")
+
+
+def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None) -> tuple[Rules, list[Board]]:
+    """Read and check a score sheet; the boards to score. InputError with every problem found."""
+    root = read_yaml(data, file)
+    if not root.is_map:
+        raise InputError([Diagnostic("sheet.not-a-mapping", "a score sheet is a mapping with ruleset and players", root.location, READ_ERROR)])
+    sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
+    name = ruleset if ruleset is not None else root.value["ruleset"].text()
+    try:
+        rules = load_ruleset(name, base_dir)
+    except InputError as exc:
+        at = root.value["ruleset"].location
+        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
+    return rules, _boards(root, sheet, rules)
+
+
+def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
+    errors: list[Diagnostic] = []
+
+    def err(rule: str, message: str, where: Location) -> None:
+        errors.append(Diagnostic(rule, message, where, READ_ERROR))
+
+    players_node = root.value["players"]
+    n = len(sheet.players)
+    if n not in rules.model.player_counts:
+        counts = sorted(rules.model.player_counts)
+        err("sheet.players", f"the {rules.id} ruleset is for {counts[0]} to {counts[-1]} players, not {n}", players_node.location)
+    built: dict[str, list[str]] = {}
+    boards: list[Board] = []
+    total_goods = 0
+    for pname, player in sheet.players.items():
+        pnode = players_node.value[pname]
+        fields = pnode.value if isinstance(pnode.value, dict) else {}
+        board = Board(name=pname, doubloons=player.doubloons, vp=player.chips)
+        total_goods += player.goods
+        if player.goods:
+            board.goods["barrels"] = player.goods
+        # buildings
+        bnode = fields.get("buildings")
+        for i, text in enumerate(player.buildings):
+            where = bnode.value[i].location if bnode is not None else pnode.location
+            try:
+                ident = rules.lookup(text, (BUILDING,))[1]
+            except UnknownName as exc:
+                err("sheet.unknown-name", f"{pname}: {exc}", where)
+                continue
+            if ident in board.buildings:
+                err("sheet.duplicate-building", f"{pname} has the {rules.name(ident)} twice: each building at most once per player", where)
+                continue
+            board.buildings[ident] = 0
+            built.setdefault(ident, []).append(pname)
+        used = board.city_used(rules)
+        if used > rules.model.city_spaces:
+            err(
+                "sheet.city-full",
+                f"{pname}'s buildings take {used} city spaces (large buildings take 2); the city has {rules.model.city_spaces}",
+                bnode.location if bnode is not None else pnode.location,
+            )
+        # occupied buildings
+        onode = fields.get("occupied")
+        for i, text in enumerate(player.occupied):
+            where = onode.value[i].location if onode is not None else pnode.location
+            try:
+                ident = rules.lookup(text, (BUILDING,))[1]
+            except UnknownName as exc:
+                err("sheet.unknown-name", f"{pname}: {exc}", where)
+                continue
+            if ident not in board.buildings:
+                err("sheet.occupied-not-built", f"{pname} has no {rules.name(ident)}, so it cannot be occupied", where)
+                continue
+            if rules.building[ident].circles == 0:
+                err("sheet.occupied-no-circle", f"the {rules.name(ident)} has no circle: it is never occupied", where)
+                continue
+            board.buildings[ident] = 1
+        # island
+        inode = fields.get("island")
+        if isinstance(player.island, dict):
+            for kind, count in player.island.items():
+                where = inode.key_location(kind) if inode is not None else pnode.location
+                if kind.strip().lower() == "forest":
+                    board.island["forest"] = board.island.get("forest", 0) + count
+                    continue
+                try:
+                    ident = rules.lookup(kind, (GOOD, QUARRY))[1]
+                except UnknownName as exc:
+                    err("sheet.unknown-name", f"{pname}: {exc}".replace("unknown good or quarry", "unknown island tile"), where)
+                    continue
+                if count < 0:
+                    err("sheet.island", f"{pname}: a negative number of {rules.name(ident)} tiles", where)
+                    continue
+                board.island[ident] = board.island.get(ident, 0) + count
+        elif isinstance(player.island, int):
+            if player.island < 0:
+                err("sheet.island", f"{pname}: a negative number of island spaces", inode.location if inode else pnode.location)
+            board.island["tiles"] = player.island
+        filled = board.island_filled()
+        if filled > rules.model.island_spaces:
+            err("sheet.island", f"{pname}'s island has {rules.model.island_spaces} spaces, not {filled}", inode.location if inode else pnode.location)
+        # colonists
+        occupied = sum(1 for v in board.buildings.values() if v)
+        if player.colonists is not None:
+            if player.colonists < occupied:
+                err(
+                    "sheet.colonists",
+                    f"{pname} has {occupied} occupied buildings but {player.colonists} {rules.terms.colonist[1]}",
+                    fields["colonists"].location,
+                )
+            board.san_juan = max(0, player.colonists - occupied)
+        # numbers that the bonuses need
+        for ident, manned in board.buildings.items():
+            effect = rules.building[ident].effect
+            if not manned or effect is None:
+                continue
+            need = {"bonus.island": ("island", player.island), "bonus.colonists": ("colonists", player.colonists)}.get(effect.id)
+            if need is not None and need[1] is None:
+                err("sheet.missing", f"{pname}: '{need[0]}' is needed to score the occupied {rules.name(ident)}", pnode.location)
+        boards.append(board)
+    for ident, owners in built.items():
+        copies = rules.building[ident].copies
+        if len(owners) > copies:
+            err("sheet.copies", f"{len(owners)} players have the {rules.name(ident)} ({', '.join(owners)}); the game has {copies}", players_node.location)
+    barrels = sum(g.barrels for g in rules.model.goods)
+    if total_goods > barrels:
+        err("sheet.goods", f"the players hold {total_goods} barrels together; the game has {barrels}", players_node.location)
+    if errors:
+        raise InputError(sorted(errors, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0)))
+    return boards
+
+
+def score_sheet(data: bytes | None, file: str, ruleset: str | None, base_dir: Path | None, read_error: str | None = None) -> LogReport:
+    """Check and score a score sheet: a report like a complete game's."""
+    report = LogReport(file)
+    if data is None:
+        report.errors = [Diagnostic("input.not-found" if read_error == "no such file" else "input.unreadable", read_error or "cannot read", None, READ_ERROR)]
+        return report
+    try:
+        rules, boards = read_sheet(data, file, ruleset, base_dir)
+    except InputError as exc:
+        report.errors = exc.diagnostics
+        return report
+    report.rules = rules
+    report.complete = True
+    report.scores = score(boards, rules)
+    return report
