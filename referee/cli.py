@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -30,7 +30,7 @@ class Format(str, Enum):
 
 
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output: text for people, json (one object per file per line) for programs.")]
-RulesetOption = Annotated[Optional[str], typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
+RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
 
 STDIN_NAME = "<stdin>"
 
@@ -67,12 +67,14 @@ def _read(path: str) -> tuple[bytes | None, str, Path | None, str | None]:
 
 
 def _check(path: str, ruleset: str | None, provisional: bool):  # type: ignore[no-untyped-def]
+    from referee.diagnostics import Location
     from referee.report import check_log, unreadable
 
     data, name, base, error = _read(path)
     if data is None:
-        rule = "input.too-large" if error and "limit" in error else "input.not-found" if error == "no such file" else "input.unreadable"
-        return unreadable(name, error or "cannot read", rule)
+        if error and "limit" in error:
+            return unreadable(name, error, "input.too-large", Location(name, 1, 1))
+        return unreadable(name, error or "cannot read", "input.not-found" if error == "no such file" else "input.unreadable")
     return check_log(data, name, ruleset, provisional, base)
 
 
@@ -155,7 +157,7 @@ def schema(kind: Annotated[SchemaKind, typer.Argument(help="Which document's sch
 @app.command()
 def rules(
     ruleset: Annotated[str, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, ...) or a path.")] = "base",
-    building: Annotated[Optional[str], typer.Option("--building", "-b", help="Show one building in detail.")] = None,
+    building: Annotated[str | None, typer.Option("--building", "-b", help="Show one building in detail.")] = None,
     format: FormatOption = Format.text,
 ) -> None:
     """The ruleset's buildings and numbers as readable tables."""

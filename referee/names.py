@@ -6,7 +6,7 @@ import difflib
 
 from referee.rulesets.model import normalize
 
-__all__ = ["normalize", "did_you_mean"]
+__all__ = ["did_you_mean", "normalize"]
 
 
 def did_you_mean(text: str, known: dict[str, str], limit: int = 3) -> str:

@@ -11,22 +11,35 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 KINDS = ("game-log", "score-sheet", "shipping-position", "ruleset")
+
+
+def _model(kind: str) -> type[BaseModel]:
+    """The pydantic model of a document kind."""
+    if kind == "game-log":
+        from referee.records.log import GameLogModel
+
+        return GameLogModel
+    if kind == "score-sheet":
+        from referee.sheet import ScoreSheetModel
+
+        return ScoreSheetModel
+    if kind == "shipping-position":
+        from referee.records.position import PositionModel
+
+        return PositionModel
+    if kind == "ruleset":
+        from referee.rulesets.model import Ruleset
+
+        return Ruleset
+    raise KeyError(kind)
 
 
 def schema_for(kind: str) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of one document kind."""
-    if kind == "game-log":
-        from referee.records.log import GameLogModel as model
-    elif kind == "score-sheet":
-        from referee.sheet import ScoreSheetModel as model  # type: ignore[assignment]
-    elif kind == "shipping-position":
-        from referee.records.position import PositionModel as model  # type: ignore[assignment]
-    elif kind == "ruleset":
-        from referee.rulesets.model import Ruleset as model  # type: ignore[assignment]
-    else:
-        raise KeyError(kind)
-    schema = model.model_json_schema()
+    schema = _model(kind).model_json_schema()
     if kind == "ruleset":
         schema = _partial(schema)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{kind}.schema.json", **schema}
@@ -48,7 +61,8 @@ def _partial(schema: dict[str, Any]) -> dict[str, Any]:
             return [walk(v) for v in node]
         return node
 
-    return walk(schema, root=True)  # type: ignore[no-any-return]
+    result: dict[str, Any] = walk(schema, root=True)
+    return result
 
 
 def write_all(directory: Path) -> list[Path]:

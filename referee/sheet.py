@@ -24,7 +24,7 @@ from referee.scoring import score
 class SheetPlayer(BaseModel):
     """One player's end-of-game numbers."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     chips: int = Field(ge=0, le=10_000, description="Shipping VP: chips, and any noted on paper.")
     doubloons: int = Field(default=0, ge=0, le=10_000, description="Doubloons left (tie-break).")
     goods: int = Field(default=0, ge=0, le=10_000, description="Barrels left (tie-break).")
@@ -39,7 +39,7 @@ class SheetPlayer(BaseModel):
 class ScoreSheetModel(BaseModel):
     """An end-of-game score sheet."""
 
-    model_config = ConfigDict(extra="forbid", title="Puerto Rico score sheet")
+    model_config = ConfigDict(extra="forbid", title="Puerto Rico score sheet", defer_build=True)
     ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
     players: dict[str, SheetPlayer] = Field(min_length=1, description="Each player's numbers, by name.")
 
@@ -161,10 +161,11 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
                 err("sheet.missing", f"{pname}: '{need[0]}' is needed to score the occupied {rules.name(ident)}", pnode.location)
         boards.append(board)
     for ident, owners in built.items():
-        copies = rules.building[ident].copies
+        copies = rules.copies(rules.building[ident], n)
         if len(owners) > copies:
             err("sheet.copies", f"{len(owners)} players have the {rules.name(ident)} ({', '.join(owners)}); the game has {copies}", players_node.location)
-    barrels = sum(g.barrels for g in rules.model.goods)
+    removed = rules.model.player_counts[n].barrels_removed if n in rules.model.player_counts else 0
+    barrels = sum(max(0, g.barrels - removed) for g in rules.model.goods)
     if total_goods > barrels:
         err("sheet.goods", f"the players hold {total_goods} barrels together; the game has {barrels}", players_node.location)
     if errors:

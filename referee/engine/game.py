@@ -11,7 +11,7 @@ from collections import Counter
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
-from referee.engine.state import COLONISTS, CITY, VP, Board, CargoShip, RoleCard
+from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Keep
 from referee.rulesets.rules import Rules
@@ -26,7 +26,9 @@ _TRIGGER_TEXT = {
 class Game:
     """One game being played: the state, whose turn it is, and the current phase."""
 
-    def __init__(self, rules: Rules, players: list[str], face_up: list[str]) -> None:
+    def __init__(self, rules: Rules, players: list[str], face_up: list[str] | None) -> None:
+        """Set up a game; `face_up` is the first face-up row (None: not drawn, as for a
+        shipping position, which sets up only what the captain phase needs)."""
         n = len(players)
         if n not in rules.model.player_counts:
             counts = ", ".join(str(k) for k in sorted(rules.model.player_counts))
@@ -35,18 +37,18 @@ class Game:
         self.setup = setup = rules.players(n)
         self.n = n
         self.boards = [Board(name=name, doubloons=setup.doubloons) for name in players]
-        self.deck: Counter[str] = Counter({g.id: g.plantations for g in rules.model.goods})
-        for board, kind in zip(self.boards, setup.starting_plantations):
+        self.deck: Counter[str] = Counter({g.id: max(0, g.plantations - setup.plantations_removed) for g in rules.model.goods})
+        for board, kind in zip(self.boards, setup.starting_plantations, strict=True):
             board.island[kind] = 1
             self.deck[kind] -= 1
         self.discards: Counter[str] = Counter()
         self.face_up: list[str] = []
-        self.quarries = rules.quarry.count
-        self.goods_supply = {g.id: g.barrels for g in rules.model.goods}
+        self.quarries = rules.quarry.count if setup.quarries is None else setup.quarries
+        self.goods_supply = {g.id: max(0, g.barrels - setup.barrels_removed) for g in rules.model.goods}
         self.colonist_supply = setup.colonists
         self.colonist_ship = setup.ship_colonists
         self.vp_chips = setup.vp_chips
-        self.buildings_left = {b.id: b.copies for b in rules.buildings}
+        self.buildings_left = {b.id: rules.copies(b, n) for b in rules.buildings}
         self.trading_house: list[str] = []
         self.ships = [CargoShip(size) for size in setup.cargo_ships]
         self.role_cards = [RoleCard(role) for role, copies in setup.roles.items() for _ in range(copies)]
@@ -56,8 +58,11 @@ class Game:
         self.phase: Phase | None = None
         self.triggers: list[str] = []  # end conditions met, in order
         self.over = False
+        self.ended_round: int | None = None  # the round (and, by phase timing, the phase) the game ended with
+        self.ended_phase: str | None = None
         self.history: list[str] = []  # phases played, for messages
-        self.reveal(face_up, first=True)
+        if face_up is not None:
+            self.reveal(face_up, first=True)
 
     # --- names for messages -------------------------------------------------------------
 
@@ -146,22 +151,23 @@ class Game:
         self.phase = None
         self.picks += 1
         round_done = self.picks >= self.n * self.setup.roles_per_player
-        if self.rules.model.end.timing == "phase" and self.triggers:
-            # 1897: the game ends with the phase of the trigger; a VP trigger outside a captain
-            # phase runs to the end of the next captain phase.
-            if any(t != VP for t in self.triggers) or phase.role == "captain":
-                self.over = True
-                self.ended_round = self.round
-                self.ended_phase = phase.role
+        if self.rules.model.end.timing == "phase" and self._phase_ends_game(phase.role):
+            self.over = True
+            self.ended_round, self.ended_phase = self.round, phase.role
         if round_done:
             self._end_round()
+
+    def _phase_ends_game(self, role: str) -> bool:
+        """By phase timing (1897): the game ends with the phase of a trigger, except that a VP
+        trigger outside a captain phase runs to the end of the next captain phase."""
+        return bool(self.triggers) and (any(t != VP for t in self.triggers) or role == "captain")
 
     def ends_with_this_phase(self) -> bool:
         """Will the game be over once the current phase ends? (Its last face-up row is then moot.)"""
         if not self.triggers:
             return False
-        if self.rules.model.end.timing == "phase":
-            return any(t != VP for t in self.triggers) or (self.phase is not None and self.phase.role == "captain")
+        if self.rules.model.end.timing == "phase" and self.phase is not None:
+            return self._phase_ends_game(self.phase.role)
         return self.picks + 1 >= self.n * self.setup.roles_per_player
 
     def _end_round(self) -> None:
@@ -172,7 +178,6 @@ class Game:
         if self.triggers and not self.over:
             self.over = True
             self.ended_round = self.round
-            self.ended_phase = None
         self.picks = 0
         self.governor = (self.governor + 1) % self.n
         self.round += 1
@@ -184,9 +189,9 @@ class Game:
 
     def _end_text(self) -> str:
         why = listing([_TRIGGER_TEXT[t] for t in self.triggers], "and")
-        if getattr(self, "ended_phase", None):
+        if self.ended_phase is not None:
             return f"the {self.nm(self.ended_phase)} phase of round {self.ended_round}, because {why}"
-        return f"round {getattr(self, 'ended_round', self.round)}, because {why}"
+        return f"round {self.ended_round}, because {why}"
 
     def end_text(self) -> str:
         """Why and when the game ended (for messages and reports)."""

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.rulesets.model import Building
+from typing import TypeVar
+
+from referee.rulesets.model import Building, Model, effect_id
 from referee.rulesets.rules import Rules
+
+E = TypeVar("E", bound=Model)
 
 # End conditions (the game ends at the end of the round, or phase, in which one occurs).
 COLONISTS, CITY, VP = "colonists", "city", "vp"
@@ -47,6 +51,10 @@ class Board:
     def active(self, rules: Rules, effect: str) -> list[Building]:
         """The player's occupied buildings whose power is `effect`."""
         return [b for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
+
+    def powers(self, rules: Rules, kind: type[E]) -> list[E]:
+        """The parameters of the player's occupied buildings with power `kind` (one per building)."""
+        return [b.effect for b in rules.with_effect(effect_id(kind)) if self.buildings.get(b.id, 0) > 0 and isinstance(b.effect, kind)]
 
     def has(self, rules: Rules, effect: str) -> bool:
         """Does the player have an occupied building with `effect`?"""

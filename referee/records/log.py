@@ -28,7 +28,7 @@ MAX_ERRORS = 50
 class SetupModel(BaseModel):
     """What chance and choice fixed before round 1."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     plantations: list[str] = Field(description="The face-up plantation row before round 1 (players + 1 tiles).")
     buildings: list[str] | None = Field(default=None, description="Expansion I: the violet building types chosen for this game.")
 
@@ -38,6 +38,7 @@ class PhaseModel(BaseModel):
 
     model_config = ConfigDict(
         extra="allow",
+        defer_build=True,
         json_schema_extra={
             "additionalProperties": {"type": "string", "description": "The role taken (its name as key) and the player who took it."},
             "minProperties": 1,
@@ -52,7 +53,7 @@ class PhaseModel(BaseModel):
 class GameLogModel(BaseModel):
     """A game of Puerto Rico, move by move."""
 
-    model_config = ConfigDict(extra="forbid", title="Puerto Rico game log")
+    model_config = ConfigDict(extra="forbid", title="Puerto Rico game log", defer_build=True)
     ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
     players: list[str] = Field(min_length=1, description="Seating order, clockwise; the first is the first governor.")
     meta: dict[str, Any] | None = Field(default=None, description="Free-form information (date, place, ...).")

@@ -71,7 +71,8 @@ def _unwrap(tp: Any) -> Any:
 def _message(err: dict[str, Any], model: type[BaseModel], where: str) -> str:
     kind = err["type"]
     loc = tuple(err["loc"])
-    field = ".".join(str(p) for p in loc) or "the document"
+    names = [str(p) for p in loc if isinstance(p, str) and p not in ("str", "int", "dict[str,int]")]
+    field = names[-1] if names else "the document"
     if kind == "extra_forbidden":
         key = str(loc[-1]) if loc else "?"
         parent = _model_at(model, loc[:-1])

@@ -10,7 +10,7 @@ clause text back in the ruleset's names; `str(move)` gives it in ids.
 from __future__ import annotations
 
 import re
-from typing import Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,7 +28,7 @@ class MoveError(ValueError):
 class Move(BaseModel):
     """Base of every move: immutable, unknown fields refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     def text(self, rules: Rules | None = None) -> str:
         """The canonical log text of this move, with `rules`' names (ids without rules)."""
@@ -159,7 +159,7 @@ class WharfLoad(Move):
         return f"{_word(rules, 'ship.private-ship', 'wharf')} {_n(rules, self.good)}"
 
 
-AnyMove = Union[Pass, Settle, Arrange, Build, Extra, Sell, Load, WharfLoad]
+AnyMove = Pass | Settle | Arrange | Build | Extra | Sell | Load | WharfLoad
 
 
 class Keep(Move):

@@ -8,6 +8,10 @@ replaced. A renamed item keeps its old names as aliases, so a log in base names 
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,6 +53,16 @@ def load_ruleset(name: str, relative_to: Path | None = None) -> Rules:
 @lru_cache(maxsize=16)
 def _load(path: str) -> Rules:
     layers = _layers(Path(path), ())
+    key = _cache_key(layers)
+    cached = _cache_read(key)
+    if cached is not None:
+        return Rules(cached)
+    model = _validate(layers, path)
+    _cache_write(key, model)
+    return Rules(model)
+
+
+def _validate(layers: list[YNode], path: str) -> Ruleset:
     merged = layers[0]
     for layer in layers[1:]:
         merged = _merge(merged, layer)
@@ -56,13 +70,62 @@ def _load(path: str) -> Rules:
     ext = merged.value.get("extends")
     if ext is not None:  # names such as 1897 are read as numbers: keep them as written
         data["extends"] = ext.text() if ext.is_scalar else tuple(n.text() for n in ext.value)
-    model = validate(Ruleset, data, merged, "ruleset.invalid", f"ruleset {Path(path).name}")
-    return Rules(model)
+    return validate(Ruleset, data, merged, "ruleset.invalid", f"ruleset {Path(path).name}")
+
+
+# --- a cache of validated rulesets: start-up without building validators ------------------
+# Keyed by the bytes of every layer and the referee version; REFEREE_CACHE=0 turns it off,
+# REFEREE_CACHE_DIR moves it. A cache that cannot be read or written is simply not used.
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("REFEREE_CACHE", "1") == "0":
+        return None
+    root = os.environ.get("REFEREE_CACHE_DIR") or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "referee")
+    return Path(root)
+
+
+def _cache_key(layers: list[YNode]) -> str:
+    from referee import __version__
+
+    digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode())
+    for layer in layers:
+        digest.update(layer.file.encode() + b"\0" + _BYTES.get(layer.file, b""))
+    return digest.hexdigest()[:40]
+
+
+def _cache_read(key: str) -> Ruleset | None:
+    directory = _cache_dir()
+    if directory is None:
+        return None
+    try:
+        with open(directory / f"ruleset-{key}.pickle", "rb") as fh:
+            model = pickle.load(fh)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+    return model if isinstance(model, Ruleset) else None
+
+
+def _cache_write(key: str, model: Ruleset) -> None:
+    directory = _cache_dir()
+    if directory is None:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = directory / f".ruleset-{key}.{os.getpid()}.tmp"
+        tmp.write_bytes(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, directory / f"ruleset-{key}.pickle")
+    except OSError:
+        pass
+
+
+_BYTES: dict[str, bytes] = {}  # the bytes of each layer read, for the cache key
 
 
 def _read(path: Path) -> YNode:
     try:
         data = path.read_bytes()
+        _BYTES[str(path)] = data
     except OSError as exc:
         raise InputError([Diagnostic("ruleset.unreadable", f"cannot read ruleset {path}: {exc.strerror}", None, READ_ERROR)]) from None
     root = read_yaml(data, str(path))

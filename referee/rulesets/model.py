@@ -6,7 +6,7 @@ YAML: it works on :class:`referee.rulesets.rules.Rules`, an index built over thi
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -17,7 +17,9 @@ BuildingKind = Literal["small-production", "large-production", "small-violet", "
 class Model(BaseModel):
     """Base of every ruleset model: immutable, unknown keys refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validators are built on first use, so that a ruleset read from the
+    # cache (see load.py) costs no schema building at start-up.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Named(Model):
@@ -132,25 +134,14 @@ class BonusChips(Model):
 
 
 Effect = Annotated[
-    Union[
-        TradeBonus,
-        TradeAnyKind,
-        SettleExtraTile,
-        SettleQuarry,
-        SettleColonist,
-        StoreKinds,
-        StoreBarrels,
-        CraftKindsBonus,
-        BuildColonist,
-        ShipLoadVp,
-        ShipPrivateShip,
-        BonusBuildings,
-        BonusIsland,
-        BonusColonists,
-        BonusChips,
-    ],
+    TradeBonus | TradeAnyKind | SettleExtraTile | SettleQuarry | SettleColonist | StoreKinds | StoreBarrels | CraftKindsBonus | BuildColonist | ShipLoadVp | ShipPrivateShip | BonusBuildings | BonusIsland | BonusColonists | BonusChips,
     Field(discriminator="id"),
 ]
+
+
+def effect_id(kind: type[Model]) -> str:
+    """The effect id an effect model stands for (its `id` literal)."""
+    return str(get_args(kind.model_fields["id"].annotation)[0])
 
 
 # --- the parts of a ruleset --------------------------------------------------------------
@@ -174,7 +165,7 @@ class Quarry(Named):
 class Role(Named):
     """A role card. Its id names the phase it starts."""
 
-    id: Literal["settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector"]  # type: ignore[assignment]
+    id: Literal["settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector"]
     privilege: int = Field(ge=0, description="The chooser's extra amount (colonists, doubloons, barrels, VP).")
 
 
@@ -215,6 +206,10 @@ class PlayerCount(Model):
     face_up: int = Field(ge=1, description="Face-up plantations drawn after each settler phase.")
     starting_plantations: tuple[str, ...] = Field(description="Starting plantation of each seat, governor first.")
     roles_per_player: int = Field(default=1, ge=1, description="Roles each player chooses per round (2 players: 3).")
+    quarries: int | None = Field(default=None, ge=0, description="Quarry tiles in play, when fewer than all (2 players: 5).")
+    plantations_removed: int = Field(default=0, ge=0, description="Plantation tiles of each kind left in the box (2 players: 3).")
+    barrels_removed: int = Field(default=0, ge=0, description="Barrels of each kind left in the box (2 players: 2).")
+    copies: dict[BuildingKind, int] | None = Field(default=None, description="Copies of each building by kind, when not the full set (2 players).")
 
 
 class EndRules(Model):

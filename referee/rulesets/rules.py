@@ -44,6 +44,13 @@ class Rules:
         """Setup and supplies for `n` players (KeyError if the ruleset has none)."""
         return self.model.player_counts[n]
 
+    def copies(self, building: Building, players: int) -> int:
+        """Copies of `building` in a game of `players` players."""
+        pc = self.model.player_counts.get(players)
+        if pc is not None and pc.copies is not None and building.kind in pc.copies:
+            return min(building.copies, pc.copies[building.kind])
+        return building.copies
+
     def name(self, ident: str) -> str:
         """The display name of a good, building, role or the quarry."""
         return self._display.get(ident, ident)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.diagnostics import RuleViolation
-from referee.engine.state import CITY
 from referee.engine.phases.base import TurnPhase, wrong_move
+from referee.engine.state import CITY
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Build
 from referee.rulesets.model import Building
@@ -31,11 +31,11 @@ class Builder(TurnPhase):
 
     def extra_discount(self, p: int, building: Building, parts: list[str]) -> int:
         """Discounts from building powers (forests, in the expansion)."""
-        per = [x.effect for x in self.board(p).active(self.rules, "build.forest-discount")]
-        if not per:
+        per = [getattr(x.effect, "forests", 0) for x in self.board(p).active(self.rules, "build.forest-discount")]
+        if not per or not per[0]:
             return 0
         forests = self.board(p).island.get("forest", 0)
-        off = forests // per[0].forests  # type: ignore[union-attr]
+        off = forests // per[0]
         if off:
             parts.append(f"{forests} forests -{off}")
         return off

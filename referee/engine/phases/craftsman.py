@@ -7,6 +7,7 @@ from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Extra, Keep, Pass
+from referee.rulesets.model import CraftKindsBonus
 from referee.rulesets.rules import Rules
 
 
@@ -39,8 +40,8 @@ class Craftsman(Phase):
                     made[good] = got
             self.produced[p] = made
             self.after_production(p, made)
-            for factory in b.active(rules, "craft.kinds-bonus"):
-                b.doubloons += factory.effect.doubloons.get(len(made), 0)  # type: ignore[union-attr]
+            for factory in b.powers(rules, CraftKindsBonus):
+                b.doubloons += factory.doubloons.get(len(made), 0)
         self.extra_done = False
 
     def after_production(self, p: int, made: dict[str, int]) -> None:

@@ -6,6 +6,7 @@ from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Keep, Sell
+from referee.rulesets.model import TradeBonus
 
 
 class Trader(TurnPhase):
@@ -33,9 +34,9 @@ class Trader(TurnPhase):
             total += privilege
             parts.append(f"{self.nm('trader')} +{privilege}")
         for market in b.active(rules, "trade.bonus"):
-            bonus = market.effect.doubloons  # type: ignore[union-attr]
-            total += bonus
-            parts.append(f"{market.name} +{bonus}")
+            assert isinstance(market.effect, TradeBonus)
+            total += market.effect.doubloons
+            parts.append(f"{market.name} +{market.effect.doubloons}")
         return total, ", ".join(parts)
 
     def sellable(self, p: int) -> list[str]:

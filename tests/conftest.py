@@ -1,0 +1,104 @@
+"""Shared helpers: build small game logs in YAML and check them as `referee validate` does."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from referee.report import LogReport, check_log
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(__file__).resolve().parent / "corpus"
+FIXTURES = ROOT / "fixtures"
+
+
+def game_log(
+    phases: str,
+    players: tuple[str, ...] = ("Anna", "Ben", "Cleo"),
+    plantations: tuple[str, ...] = ("indigo", "sugar", "corn", "coffee"),
+    ruleset: str = "base",
+    extra: str = "",
+) -> str:
+    """A game log with the given phases (YAML list items, written at any indentation)."""
+    head = f"ruleset: {ruleset}\nplayers: [{', '.join(players)}]\nsetup:\n  plantations: [{', '.join(plantations)}]\n"
+    body = textwrap.indent(textwrap.dedent(phases).strip("\n"), "  ")
+    return head + extra + "phases:\n" + body + "\n"
+
+
+def check(text: str, **kwargs: object) -> LogReport:
+    """Check a log text as `referee validate` does (file name `game.yaml`)."""
+    return check_log(text, "game.yaml", **kwargs)  # type: ignore[arg-type]
+
+
+def line_of(text: str, marker: str, nth: int = 1) -> int:
+    """The 1-based line of the `nth` line containing `marker`."""
+    seen = 0
+    for i, line in enumerate(text.splitlines(), start=1):
+        if marker in line:
+            seen += 1
+            if seen == nth:
+                return i
+    raise AssertionError(f"{marker!r} not found")
+
+
+def assert_error(report: LogReport, rule: str, line: int) -> None:
+    """The report has exactly one error, with this rule id, at this line."""
+    assert [(d.rule, d.location.line if d.location else None) for d in report.errors] == [(rule, line)], report.errors
+
+
+def assert_valid(report: LogReport) -> None:
+    assert report.errors == [], report.errors
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    return CORPUS
+
+
+# --- helpers for the rule tests (tests/test_rules_*.py) ------------------------------------
+
+
+def corpus_prefix(name: str, phases: int) -> str:
+    """Corpus game `name` (e.g. 'game-4p-2') cut before its phase number `phases` (0-based):
+    the header and the first `phases` phase entries, ready for `extend`."""
+    lines = (CORPUS / f"{name}.yaml").read_text().splitlines(keepends=True)
+    seen = 0
+    for i, line in enumerate(lines):
+        if line.startswith("  - "):
+            if seen == phases:
+                return "".join(lines[:i])
+            seen += 1
+    if seen == phases:
+        return "".join(lines)
+    raise AssertionError(f"{name} has only {seen} phases")
+
+
+def extend(prefix: str, phases: str) -> str:
+    """`prefix` (a log ending in its phase list) followed by more phases (YAML list items)."""
+    body = textwrap.indent(textwrap.dedent(phases).strip("\n"), "  ")
+    return prefix + body + "\n"
+
+
+def replayed(text: str):  # type: ignore[no-untyped-def]
+    """The game after replaying a log (to inspect boards, ships, supplies); the log must be valid so far."""
+    from referee.records.log import read_log
+    from referee.replay import replay
+
+    run = replay(read_log(text, "game.yaml"))
+    assert run.error is None, run.error
+    return run.game
+
+
+def board(game, name: str):  # type: ignore[no-untyped-def]
+    """A player's board by name."""
+    return next(b for b in game.boards if b.name == name)
+
+
+def last_line_of(text: str, marker: str) -> int:
+    """The 1-based line of the last line containing `marker` (for phases appended to a corpus game)."""
+    lines = [i for i, line in enumerate(text.splitlines(), start=1) if marker in line]
+    if not lines:
+        raise AssertionError(f"{marker!r} not found")
+    return lines[-1]

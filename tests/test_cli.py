@@ -1,0 +1,126 @@
+"""The command line as formats.md section 4 specifies it: output, exit codes, JSON lines, stdin."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import CORPUS, FIXTURES
+
+BAD_MOVE = """ruleset: base
+players: [Anna, Ben, Cleo]
+setup: {plantations: [indigo, sugar, corn, coffee]}
+phases:
+  - builder: Anna
+    moves:
+      - Anna: harbor
+"""
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_no_arguments_shows_help():
+    out = run()
+    assert "validate" in out.stdout + out.stderr
+
+
+def test_validate_complete_game_exit_0():
+    out = run("validate", str(CORPUS / "game-3p-1.yaml"))
+    assert out.returncode == 0
+    assert "valid, complete game" in out.stdout and "Ximena" in out.stdout
+
+
+def test_validate_game_in_progress_says_whose_turn():
+    out = run("validate", str(FIXTURES / "formats-log.yaml"))
+    assert out.returncode == 0
+    assert "in progress" in out.stdout and "Ben chooses a role" in out.stdout
+
+
+def test_illegal_move_exit_1_with_compiler_style_line():
+    out = run("validate", "-", stdin=BAD_MOVE)
+    assert out.returncode == 1
+    assert out.stdout.startswith("<stdin>:7:9: error[builder.cannot-afford]: Anna has 2 doubloons")
+
+
+def test_read_error_exit_2():
+    out = run("validate", "-", stdin="ruleset: base\nplayers: [Anna\n")
+    assert out.returncode == 2
+    assert "error[yaml.syntax]" in out.stdout
+
+
+def test_missing_file_exit_2():
+    out = run("validate", "no/such/file.yaml")
+    assert out.returncode == 2
+    assert "no/such/file.yaml: error[input.not-found]: no such file" in out.stdout
+
+
+def test_several_files_highest_exit_code_and_json_lines_in_order():
+    good = str(CORPUS / "game-3p-1.yaml")
+    out = run("validate", "--format", "json", good, "-", good, stdin=BAD_MOVE)
+    assert out.returncode == 1
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [o["file"] for o in lines] == [good, "<stdin>", good]
+    assert [o["valid"] for o in lines] == [True, False, True]
+    bad = lines[1]
+    assert bad["complete"] is False and bad["scores"] is None
+    assert bad["errors"] == [{"line": 7, "column": 9, "rule": "builder.cannot-afford", "message": bad["errors"][0]["message"]}]
+    first = lines[0]
+    assert first["complete"] is True
+    assert {"player", "total", "chips", "buildings", "bonus", "bonus_by_building", "doubloons", "goods", "rank"} <= set(first["scores"][0])
+
+
+def test_unreadable_file_in_json_is_invalid_with_read_errors():
+    out = run("validate", "-f", "json", "-", stdin="")
+    obj = json.loads(out.stdout)
+    assert out.returncode == 2
+    assert obj["valid"] is False and obj["errors"][0]["rule"] == "input.empty"
+
+
+def test_score_prints_parts_and_winner():
+    out = run("score", str(CORPUS / "game-5p-1.yaml"))
+    assert out.returncode == 0
+    assert "shipping" in out.stdout and "buildings" in out.stdout and "winner" in out.stdout
+
+
+def test_score_of_game_in_progress_is_provisional():
+    out = run("score", "-f", "json", str(FIXTURES / "formats-log.yaml"))
+    obj = json.loads(out.stdout)
+    assert out.returncode == 0
+    assert obj["complete"] is False and obj["provisional"] is True and len(obj["scores"]) == 3
+
+
+def test_validate_provisional_flag_adds_scores():
+    out = run("validate", "-f", "json", "--provisional", str(FIXTURES / "formats-log.yaml"))
+    assert json.loads(out.stdout)["scores"] is not None
+
+
+def test_ruleset_override_unknown_is_exit_2():
+    out = run("validate", "--ruleset", "nope", str(CORPUS / "game-3p-1.yaml"))
+    assert out.returncode == 2 and "ruleset.unknown" in out.stdout
+
+
+def test_rules_table_lists_buildings_and_numbers():
+    out = run("rules", "base")
+    assert out.returncode == 0
+    for word in ("Guild Hall", "Coffee Roaster", "122", "cargo ships"):
+        assert word in out.stdout
+
+
+def test_rules_one_building():
+    out = run("rules", "base", "--building", "harbor")
+    assert out.returncode == 0 and "Harbor" in out.stdout and "ship.load-vp" in out.stdout
+    out = run("rules", "base", "--building", "harbour")
+    assert out.returncode == 2 and "did you mean 'Harbor'" in out.stdout
+
+
+def test_schema_prints_json_schema():
+    out = run("schema", "game-log")
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["title"] == "Puerto Rico game log"
+
+
+def test_usage_error_is_exit_2():
+    assert run("validate", "--format", "xml", "x.yaml").returncode == 2

@@ -1,0 +1,56 @@
+"""The committed JSON Schemas are the ones the models generate; fixtures name their schema."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.schemas import KINDS, schema_for
+from tests.conftest import FIXTURES, ROOT
+
+SCHEMAS = ROOT / "schemas"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_committed_schema_is_up_to_date(kind):
+    committed = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    assert committed == schema_for(kind), f"schemas/{kind}.schema.json is stale: run `python -m referee.schemas`"
+
+
+def _kind(path):
+    parts = path.relative_to(FIXTURES).parts
+    if parts[0] == "sheets":
+        return "score-sheet"
+    if parts[0] == "positions":
+        return "shipping-position"
+    if parts[0] == "rulesets":
+        return "ruleset"
+    return "game-log"
+
+
+FIXTURE_FILES = sorted(p for p in FIXTURES.rglob("*.yaml") if "broken" not in p.parts)
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=[str(p.relative_to(FIXTURES)) for p in FIXTURE_FILES])
+def test_fixture_first_line_is_the_schema_modeline(path):
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    schema = SCHEMAS / f"{_kind(path)}.schema.json"
+    rel = "/".join([".."] * (len(path.relative_to(ROOT).parts) - 1)) + f"/schemas/{schema.name}"
+    assert first == f"# yaml-language-server: $schema={rel}"
+
+
+def test_every_game_log_schema_property_has_a_description():
+    schema = schema_for("game-log")
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            for name, prop in node.get("properties", {}).items():
+                assert "description" in prop or "$ref" in prop, f"{where}.{name} has no description"
+            for key, value in node.items():
+                walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, where)
+
+    walk(schema, "game-log")
