@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.engine.state import Board
+from referee.engine.text import count as counted
 from referee.records.modelcheck import validate
 from referee.records.source import YNode, read_yaml
 from referee.report import LogReport
@@ -70,7 +71,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
     if n not in rules.model.player_counts:
         counts = sorted(rules.model.player_counts)
         err("sheet.players", f"the {rules.id} ruleset is for {counts[0]} to {counts[-1]} players, not {n}", players_node.location)
-    built: dict[str, list[str]] = {}
+    built: dict[str, list[tuple[str, Location]]] = {}
     boards: list[Board] = []
     total_goods = 0
     for pname, player in sheet.players.items():
@@ -93,7 +94,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
                 err("sheet.duplicate-building", f"{pname} has the {rules.name(ident)} twice: each building at most once per player", where)
                 continue
             board.buildings[ident] = 0
-            built.setdefault(ident, []).append(pname)
+            built.setdefault(ident, []).append((pname, where))
         used = board.city_used(rules)
         if used > rules.model.city_spaces:
             err(
@@ -147,7 +148,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             if player.colonists < occupied:
                 err(
                     "sheet.colonists",
-                    f"{pname} has {occupied} occupied buildings but {player.colonists} {rules.terms.colonist[1]}",
+                    f"{pname} has {occupied} occupied buildings but {counted(player.colonists, rules.terms.colonist)}",
                     fields["colonists"].location,
                 )
             board.san_juan = max(0, player.colonists - occupied)
@@ -163,7 +164,8 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
     for ident, owners in built.items():
         copies = rules.copies(rules.building[ident], n)
         if len(owners) > copies:
-            err("sheet.copies", f"{len(owners)} players have the {rules.name(ident)} ({', '.join(owners)}); the game has {copies}", players_node.location)
+            names = ", ".join(o for o, _ in owners)
+            err("sheet.copies", f"{len(owners)} players have the {rules.name(ident)} ({names}); the game has {copies}", owners[copies][1])
     removed = rules.model.player_counts[n].barrels_removed if n in rules.model.player_counts else 0
     barrels = sum(max(0, g.barrels - removed) for g in rules.model.goods)
     if total_goods > barrels:
