@@ -31,9 +31,10 @@ class Replay:
 def replay(record: GameRecord) -> Replay:
     """Play every phase of `record`; stop at the first rule broken."""
     try:
-        game = Game(record.rules, record.players, record.plantations)
+        game = Game(record.rules, record.players, record.plantations, record.buildings)
     except RuleViolation as exc:
-        return Replay(record, None, exc.diagnostic(record.setup_location), False, None, 0)
+        where = record.buildings_location if exc.rule == "setup.buildings" and record.buildings_location else record.setup_location
+        return Replay(record, None, exc.diagnostic(where), False, None, 0)
     applied = 0
     pending: Missing | None = None
     pending_phase: PhaseRecord | None = None
@@ -49,7 +50,7 @@ def replay(record: GameRecord) -> Replay:
         applied += 1
         for move in entry.moves:
             try:
-                game.play(move.player, move.move)
+                game.play(move.player, move.move, move.guests)
             except RuleViolation as exc:
                 return Replay(record, game, exc.diagnostic(move.location), False, None, applied)
             applied += 1

@@ -57,7 +57,18 @@ def _bonus_chips(effect, board: Board, rules: Rules) -> int:  # type: ignore[no-
     return board.vp // effect.per
 
 
+def _bonus_sets(effect, board: Board, rules: Rules) -> int:  # type: ignore[no-untyped-def]
+    counts = []
+    for tile, n in board.island.items():
+        kind = "forests" if tile == "forest" else "quarries" if tile == rules.quarry.id else "plantations" if tile in rules.good else None
+        if kind in effect.tiles:
+            counts.append(n)
+    sets = sum(n // effect.set_size for n in counts)
+    return max((vp for at_least, vp in effect.vp.items() if sets >= at_least), default=0)
+
+
 BONUSES: dict[str, Callable[..., int]] = {
+    "bonus.sets": _bonus_sets,
     "bonus.buildings": _bonus_buildings,
     "bonus.island": _bonus_island,
     "bonus.colonists": _bonus_colonists,

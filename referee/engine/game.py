@@ -26,9 +26,10 @@ _TRIGGER_TEXT = {
 class Game:
     """One game being played: the state, whose turn it is, and the current phase."""
 
-    def __init__(self, rules: Rules, players: list[str], face_up: list[str] | None) -> None:
+    def __init__(self, rules: Rules, players: list[str], face_up: list[str] | None, buildings: list[str] | None = None) -> None:
         """Set up a game; `face_up` is the first face-up row (None: not drawn, as for a
-        shipping position, which sets up only what the captain phase needs)."""
+        shipping position, which sets up only what the captain phase needs); `buildings`, the
+        violet buildings chosen before the game when the ruleset has a selection."""
         n = len(players)
         if n not in rules.model.player_counts:
             counts = ", ".join(str(k) for k in sorted(rules.model.player_counts))
@@ -49,6 +50,9 @@ class Game:
         self.colonist_ship = setup.ship_colonists
         self.vp_chips = setup.vp_chips
         self.buildings_left = {b.id: rules.copies(b, n) for b in rules.buildings}
+        self.in_game = {b.id for b in rules.buildings}
+        if rules.model.selection is not None and buildings is not None:
+            self._select(buildings)
         self.trading_house: list[str] = []
         self.ships = [CargoShip(size) for size in setup.cargo_ships]
         self.role_cards = [RoleCard(role) for role, copies in setup.roles.items() for _ in range(copies)]
@@ -134,13 +138,72 @@ class Game:
         self.phase = PHASES[role](self, p)
         self.phase.start()
 
-    def play(self, p: int, move: AnyMove) -> None:
-        """Player `p` makes `move` in the current phase."""
+    def _select(self, chosen: list[str]) -> None:
+        """The violet buildings chosen before the game: every space filled, by cost (Expansion I)."""
+        selection = self.rules.model.selection
+        assert selection is not None
+        spaces = {slot.cost: slot.spaces for slot in selection.slots}
+        seen: set[str] = set()
+        for ident in chosen:
+            b = self.rules.building[ident]
+            if not b.kind.endswith("violet"):
+                raise RuleViolation("setup.buildings", f"the {b.name} is a production building: production buildings are always in the game, only violet ones are chosen")
+            if ident in seen:
+                raise RuleViolation("setup.buildings", f"the {b.name} is chosen twice")
+            seen.add(ident)
+        by_cost: dict[int, list[str]] = {}
+        for ident in chosen:
+            by_cost.setdefault(self.rules.building[ident].cost, []).append(self.nm(ident))
+        for cost, room in sorted(spaces.items()):
+            got = by_cost.get(cost, [])
+            if len(got) != room:
+                candidates = [b.name for b in self.rules.buildings if b.kind.endswith("violet") and b.cost == cost]
+                raise RuleViolation(
+                    "setup.buildings",
+                    f"the board has {room} space{'s' if room != 1 else ''} for violet buildings costing {cost}; "
+                    f"{len(got)} chosen ({listing(got, 'and')}); choose {room} of {listing(candidates, 'and')}",
+                )
+        for group in selection.exclusive:
+            both = [self.nm(i) for i in group if i in seen]
+            if len(both) > 1:
+                raise RuleViolation("setup.buildings", f"{listing(both, 'and')} may not be in the same game")
+        for b in self.rules.buildings:
+            if b.kind.endswith("violet") and b.id not in seen:
+                self.in_game.discard(b.id)
+                self.buildings_left[b.id] = 0
+
+    def play(self, p: int, move: AnyMove, guests: tuple[str, ...] = ()) -> None:
+        """Player `p` makes `move` in the current phase (after moving guest-house colonists)."""
         if self.phase is None:
             if self.over:
                 raise RuleViolation("game.over", f"the game is over: it ended after {self._end_text()}; nothing more is played")
             raise RuleViolation("phase.none", "no phase is being played: a role must be chosen first")  # pragma: no cover
+        for place in guests:
+            self.move_guest(p, place)
         self.phase.play(p, move)
+
+    def move_guest(self, p: int, place: str) -> None:
+        """One colonist from the player's guest house to an empty circle (outside the mayor phase)."""
+        rules, b = self.rules, self.boards[p]
+        houses = [x for x in rules.with_effect("move.guest") if b.buildings.get(x.id, 0) > 0]
+        names = listing([x.name for x in rules.with_effect("move.guest")], "or")
+        if not houses:
+            raise RuleViolation("guest.empty", f"{self.who(p)} has no {rules.terms.colonist[0]} in a {names} to move")
+        if self.phase is not None and self.phase.role == "mayor":
+            raise RuleViolation("guest.mayor-phase", f"in the {self.nm('mayor')} phase {rules.terms.colonist[1]} are arranged, not moved from the {names}")
+        if place in rules.building:
+            if place not in b.buildings:
+                raise RuleViolation("guest.place", f"{self.who(p)} has no {self.nm(place)}")
+            if place in {x.id for x in houses} or b.buildings[place] >= rules.building[place].circles:
+                raise RuleViolation("guest.place", f"the {self.nm(place)} has no empty circle for a guest")
+            b.buildings[place] += 1
+        elif place in b.island and place != "forest":
+            if b.manned.get(place, 0) >= b.island[place]:
+                raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.nm(place)} tile")
+            b.manned[place] = b.manned.get(place, 0) + 1
+        else:
+            raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.nm(place)} {rules.terms.plantation[0] if place in rules.good else 'tile'} for a guest")
+        b.buildings[houses[0].id] -= 1
 
     def finish_phase(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
         """End the current phase: its remaining turns, its closing duties, then the round's end."""

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import did_you_mean
 from referee.records.modelcheck import validate
-from referee.records.moves import AnyMove, Keep, MoveError, parse_keep, parse_move
+from referee.records.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
 from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import load_ruleset
 from referee.rulesets.model import normalize
@@ -81,6 +81,7 @@ class MoveRecord:
     player: int
     move: AnyMove
     location: Location
+    guests: tuple[str, ...] = ()  # guest-house colonists moved first (expansion)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,15 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
     return _resolve(root, rules, file)
 
 
+def _check_selection_key(rules: Rules, setup: YNode, errors: _Errors) -> None:
+    """`setup.buildings` is required with a ruleset that selects buildings, and refused without."""
+    node = setup.value.get("buildings")
+    if rules.model.selection is not None and (node is None or node.value is None):
+        errors.add("log.schema", f"setup.buildings is required with the {rules.id} ruleset: the violet buildings chosen for this game", setup.location)
+    elif rules.model.selection is None and node is not None:
+        errors.add("log.schema", f"setup.buildings is only for rulesets that choose buildings before the game; {rules.id} uses them all", setup.key_location("buildings"))
+
+
 def _rules(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
     name = override if override is not None else root.value["ruleset"].text()
     try:
@@ -185,6 +195,7 @@ def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
             plantations.append(rules.lookup(node.text(), (GOOD,))[1])
         except UnknownName as exc:
             errors.add("log.unknown-name", f"setup plantations: {exc}".replace("unknown good", "unknown plantation"), node.location)
+    _check_selection_key(rules, setup, errors)
     buildings = None
     buildings_node = setup.value.get("buildings")
     if buildings_node is not None and buildings_node.value is not None:
@@ -273,11 +284,12 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
                 errors.add("log.unknown-player", players.unknown(name), item.location)
                 continue
             try:
-                move = parse_move(role, text_node.text(), rules)
+                guests, text = split_guests(text_node.text(), rules)
+                move = parse_move(role, text, rules) if text or not guests else Pass()
             except MoveError as exc:
                 errors.add("log.move", f"{name}: {exc}", item.location)
                 continue
-            moves.append(MoveRecord(p, move, item.location))
+            moves.append(MoveRecord(p, move, item.location, guests))
     reveal = None
     reveal_node = entry.value.get("reveal")
     if reveal_node is not None and reveal_node.value is not None:

@@ -94,12 +94,21 @@ class Arrange(Move):
 
 
 class Build(Move):
-    """Builder phase: the building bought, the price if written, the university's colonist."""
+    """Builder phase: the building bought, the doubloons paid if written, the university's
+    colonist, and black-market payments (a colonist from a place, a barrel, a VP chip)."""
 
     kind: Literal["build"] = "build"
     building: str
     price: int | None = None
     university: bool = False
+    pay_colonist: str | None = None  # the place the colonist comes from (tile, building, san-juan)
+    pay_good: str | None = None
+    pay_vp: bool = False
+
+    @property
+    def payments(self) -> int:
+        """Doubloons of the price paid otherwise than in doubloons."""
+        return (self.pay_colonist is not None) + (self.pay_good is not None) + self.pay_vp
 
     def text(self, rules: Rules | None = None) -> str:
         out = _n(rules, self.building)
@@ -107,6 +116,12 @@ class Build(Move):
             out += f" for {self.price}"
         if self.university:
             out += ", " + _word(rules, "build.colonist", "university")
+        if self.pay_colonist is not None:
+            out += ", pay colonist " + ("san juan" if self.pay_colonist == SAN_JUAN else _n(rules, self.pay_colonist))
+        if self.pay_good is not None:
+            out += f", pay {_n(rules, self.pay_good)}"
+        if self.pay_vp:
+            out += ", pay vp"
         return out
 
 
@@ -121,14 +136,18 @@ class Extra(Move):
 
 
 class Sell(Move):
-    """Trader phase: one barrel sold, the income if written."""
+    """Trader phase: one barrel sold (to the trading house, or the player's own trading post),
+    the income if written."""
 
     kind: Literal["sell"] = "sell"
     good: str
     income: int | None = None
+    own_post: bool = False
 
     def text(self, rules: Rules | None = None) -> str:
         out = _n(rules, self.good)
+        if self.own_post:
+            out = f"{_word(rules, 'trade.own-post', 'trading post')} {out}"
         return out + (f" for {self.income}" if self.income is not None else "")
 
 
@@ -273,6 +292,7 @@ def _settler(text: str, rules: Rules) -> AnyMove:
 
 
 _SAN_JUAN = ("san juan", "unplaced")
+SAN_JUAN = "san-juan"  # the place id of San Juan in moves (a black-market colonist, a guest)
 
 
 def _mayor(text: str, rules: Rules) -> AnyMove:
@@ -313,12 +333,48 @@ def _builder(text: str, rules: Rules) -> AnyMove:
         words = words[:-2]
     building = _lookup(rules, " ".join(words), BUILDING)[1]
     university = False
+    pay: dict[str, object] = {}
     for clause in clauses[1:]:
+        words = clause.split(" ")
         if _is_building_with(rules, clause, "build.colonist") and not university:
             university = True
+        elif normalize(words[0]) == "pay" and len(words) > 1:
+            what = " ".join(words[1:])
+            if normalize(words[1]) in ("colonist", normalize(rules.terms.colonist[0])) and len(words) > 2:
+                key, value = "pay_colonist", place(rules, " ".join(words[2:]))
+            elif normalize(what) in ("vp", normalize(rules.terms.vp[0])):
+                key, value = "pay_vp", True
+            else:
+                key, value = "pay_good", _good(rules, what)
+            if key in pay:
+                raise MoveError(f"'{clause}': one payment of each kind at most")
+            pay[key] = value
         else:
-            raise MoveError(f"unexpected clause '{clause}' in a builder move (expected '{_word(rules, 'build.colonist', 'university')}')")
-    return Build(building=building, price=price, university=university)
+            raise MoveError(f"unexpected clause '{clause}' in a builder move (expected '{_word(rules, 'build.colonist', 'university')}' or a 'pay ...' clause)")
+    return Build(building=building, price=price, university=university, **pay)  # type: ignore[arg-type]
+
+
+def place(rules: Rules, text: str) -> str:
+    """A place on a board a colonist can come from or go to: a tile kind, a building, San Juan."""
+    key = normalize(text)
+    if key in _SAN_JUAN or key == normalize(rules.terms.san_juan):
+        return SAN_JUAN
+    return _lookup(rules, text, GOOD, QUARRY, BUILDING)[1]
+
+
+def split_guests(text: str, rules: Rules) -> tuple[tuple[str, ...], str]:
+    """Leading `guest <place>` clauses (guest house) and the rest of the move text."""
+    clauses = [" ".join(c.split()) for c in text.split(",")]
+    guests: list[str] = []
+    while clauses and normalize(clauses[0]).startswith("guest "):
+        rest = clauses[0].split(" ", 1)[1]
+        if rules.find(rest, (GOOD, QUARRY, BUILDING)) is None and normalize(rest) not in _SAN_JUAN:
+            words = clauses[0].split(" ")
+            if any(rules.find(" ".join(words[:cut]), (BUILDING,)) for cut in range(2, len(words) + 1)):
+                break  # a building whose name starts with "guest" (the guest house itself)
+        guests.append(place(rules, rest))
+        clauses = clauses[1:]
+    return tuple(guests), ", ".join(clauses)
 
 
 def _craftsman(text: str, rules: Rules) -> AnyMove:
@@ -343,7 +399,11 @@ def _trader(text: str, rules: Rules) -> AnyMove:
         words = words[:-2]
     if "," in text:
         raise MoveError(f"a trader move sells one barrel: '<good>' or '<good> for <income>', not '{text}'")
-    return Sell(good=_good(rules, " ".join(words)), income=income)
+    clause = " ".join(words)
+    post = _leading_building(rules, clause, "trade.own-post")
+    if post is not None:
+        return Sell(good=_good(rules, post[1]), income=income, own_post=True)
+    return Sell(good=_good(rules, clause), income=income)
 
 
 _LOAD = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>\d+))?$", re.IGNORECASE)

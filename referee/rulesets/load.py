@@ -74,7 +74,7 @@ def _validate(layers: list[YNode], path: str) -> Ruleset:
 
 
 # --- a cache of validated rulesets: start-up without building validators ------------------
-# Keyed by the bytes of every layer and the referee version; REFEREE_CACHE=0 turns it off,
+# Keyed by the bytes of every layer, the models' source and the referee version; REFEREE_CACHE=0 turns it off,
 # REFEREE_CACHE_DIR moves it. A cache that cannot be read or written is simply not used.
 
 
@@ -88,7 +88,10 @@ def _cache_dir() -> Path | None:
 def _cache_key(layers: list[YNode]) -> str:
     from referee import __version__
 
-    digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode())
+    from referee.rulesets import model
+
+    # The models' source is part of the key: a cached object must match the classes that read it.
+    digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode() + Path(model.__file__).read_bytes())
     for layer in layers:
         digest.update(layer.file.encode() + b"\0" + _BYTES.get(layer.file, b""))
     return digest.hexdigest()[:40]

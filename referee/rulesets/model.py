@@ -133,8 +133,127 @@ class BonusChips(Model):
     per: int = Field(ge=1)
 
 
+# --- Expansion I (rules-data.md B2, B3; uncertain rulings are parameters) ------------------
+
+
+class CraftExtraBarrel(Model):
+    """+1 barrel of a kind produced in an occupied large production building of it (aqueduct)."""
+
+    id: Literal["craft.extra-barrel"]
+    goods: tuple[str, ...] = Field(description="Kinds it works for.")
+    building_kind: BuildingKind = Field(default="large-production", description="The production buildings that trigger it.")
+
+
+class CraftMostKind(Model):
+    """Doubloons: the most barrels of one kind produced, minus one (specialty factory)."""
+
+    id: Literal["craft.most-kind"]
+    exclude: tuple[str, ...] = Field(default=(), description="Kinds not counted (corn).")
+
+
+class SettleForest(Model):
+    """A plantation taken may be placed face down as a forest; forests lower building costs (forest house)."""
+
+    id: Literal["settle.forest"]
+    forests_per_doubloon: int = Field(ge=1, description="Forests per doubloon off any building (no column limit).")
+
+
+class BuildBlackMarket(Model):
+    """Part of a price paid with a colonist, a barrel and a VP chip, when it spends all the money (black market)."""
+
+    id: Literal["build.black-market"]
+    colonist: int = Field(ge=0, description="Colonists that may pay a doubloon each.")
+    good: int = Field(ge=0, description="Barrels that may pay a doubloon each.")
+    vp: int = Field(ge=0, description="VP chips that may pay a doubloon each.")
+    spent_to: Literal["supply", "removed"] = Field(default="supply", description="Where the colonist and the VP chip go (uncertain ruling).")
+
+
+class BuildVp(Model):
+    """VP when the owner builds, by the new building's quarry column (church)."""
+
+    id: Literal["build.vp"]
+    vp: dict[int, int] = Field(description="Quarry column -> VP.")
+
+
+class MoveGuest(Model):
+    """Colonists on it may move to empty circles outside the mayor phase (guest house)."""
+
+    id: Literal["move.guest"]
+
+
+class TradeOwnPost(Model):
+    """Sell one barrel of any kind to the owner's own post instead of the trading house (trading post)."""
+
+    id: Literal["trade.own-post"]
+    markets: bool = Field(default=False, description="Do market bonuses apply to such a sale?")
+
+
+class ShipSmallWharf(Model):
+    """Once per captain phase, any barrels to the supply: 1 VP per so many (small wharf)."""
+
+    id: Literal["ship.small-wharf"]
+    barrels_per_vp: int = Field(ge=1)
+    counts_as_load: bool = Field(default=True, description="Harbor, lighthouse and the captain's privilege count it as a load (uncertain ruling).")
+
+
+class ShipLoadDoubloons(Model):
+    """Doubloons for each load; the captain who owns it gets some anyway (lighthouse)."""
+
+    id: Literal["ship.load-doubloons"]
+    per_load: int = Field(ge=0)
+    captain: int = Field(ge=0, description="Doubloons when the owner is the captain, loading or not.")
+
+
+class ShipPairsVp(Model):
+    """VP per pair of barrels of one kind, before the owner's first load (union hall)."""
+
+    id: Literal["ship.pairs-vp"]
+    vp_per_pair: int = Field(ge=1)
+
+
+class PrivilegeDouble(Model):
+    """Every role privilege of the owner counts twice (library)."""
+
+    id: Literal["privilege.double"]
+
+
+class BonusSets(Model):
+    """End bonus for sets of identical island tiles (cloister)."""
+
+    id: Literal["bonus.sets"]
+    set_size: int = Field(ge=1)
+    vp: dict[int, int] = Field(description="Sets -> VP (more sets than listed: the highest).")
+    tiles: tuple[Literal["plantations", "quarries", "forests"], ...] = Field(description="Which island tiles count (uncertain ruling).")
+
+
 Effect = Annotated[
-    TradeBonus | TradeAnyKind | SettleExtraTile | SettleQuarry | SettleColonist | StoreKinds | StoreBarrels | CraftKindsBonus | BuildColonist | ShipLoadVp | ShipPrivateShip | BonusBuildings | BonusIsland | BonusColonists | BonusChips,
+    TradeBonus
+    | TradeAnyKind
+    | SettleExtraTile
+    | SettleQuarry
+    | SettleColonist
+    | StoreKinds
+    | StoreBarrels
+    | CraftKindsBonus
+    | BuildColonist
+    | ShipLoadVp
+    | ShipPrivateShip
+    | BonusBuildings
+    | BonusIsland
+    | BonusColonists
+    | BonusChips
+    | CraftExtraBarrel
+    | CraftMostKind
+    | SettleForest
+    | BuildBlackMarket
+    | BuildVp
+    | MoveGuest
+    | TradeOwnPost
+    | ShipSmallWharf
+    | ShipLoadDoubloons
+    | ShipPairsVp
+    | PrivilegeDouble
+    | BonusSets,
     Field(discriminator="id"),
 ]
 
@@ -212,6 +331,21 @@ class PlayerCount(Model):
     copies: dict[BuildingKind, int] | None = Field(default=None, description="Copies of each building by kind, when not the full set (2 players).")
 
 
+class SelectionSlot(Model):
+    """Spaces on the board for violet buildings of one cost."""
+
+    cost: int = Field(ge=0)
+    spaces: int = Field(ge=1)
+
+
+class Selection(Model):
+    """Choosing the violet buildings before the game (Expansion I)."""
+
+    slots: tuple[SelectionSlot, ...] = Field(description="Spaces per cost; every space is filled.")
+    exclusive: tuple[tuple[str, ...], ...] = Field(default=(), description="Buildings that may not be in the same game.")
+    source: str = ""
+
+
 class EndRules(Model):
     """When the game ends."""
 
@@ -229,6 +363,8 @@ class Terms(Model):
     doubloon: tuple[str, str]
     vp: tuple[str, str]
     barrel: tuple[str, str]
+    plantation: tuple[str, str]
+    vp_chip: tuple[str, str]
     colonist_ship: str
     cargo_ship: str
     trading_house: str
@@ -262,6 +398,7 @@ class Ruleset(Model):
     buildings: tuple[Building, ...]
     end: EndRules
     tie: Literal["shared"] = "shared"
+    selection: Selection | None = Field(default=None, description="Violet buildings chosen before the game (`setup.buildings`).")
 
     @field_validator("player_counts")
     @classmethod
@@ -290,6 +427,18 @@ class Ruleset(Model):
         for b in self.buildings:
             if b.produces is not None and b.produces not in goods:
                 raise ValueError(f"{b.id}: produces unknown good {b.produces!r}")
+            for good in getattr(b.effect, "goods", ()) + getattr(b.effect, "exclude", ()):
+                if good not in goods:
+                    raise ValueError(f"{b.id}: its effect names unknown good {good!r}")
+        if self.selection is not None:
+            costs = {slot.cost for slot in self.selection.slots}
+            for b in self.buildings:
+                if b.kind.endswith("violet") and b.cost not in costs:
+                    raise ValueError(f"{b.id}: no selection slot costs {b.cost}")
+            for group in self.selection.exclusive:
+                for ident in group:
+                    if ident not in ids:
+                        raise ValueError(f"selection.exclusive: unknown building {ident!r}")
         for n, pc in self.player_counts.items():
             for role, copies in pc.roles.items():
                 if role not in roles:
@@ -304,7 +453,7 @@ class Ruleset(Model):
                 tiles[kind] -= 1
                 if tiles[kind] < 0:
                     raise ValueError(f"player count {n}: more starting {kind} plantations than tiles")
-            if sum(pc.roles.values()) < n:
+            if sum(pc.roles.values()) < n * pc.roles_per_player:
                 raise ValueError(f"player count {n}: fewer role cards than players")
         return self
 

@@ -58,10 +58,15 @@ class TurnPhase(Phase):
     def __init__(self, game: Game, chooser: int) -> None:
         super().__init__(game, chooser)
         self.pos = 0  # index in `order` of the player whose turn it is
+        self.order = self.order + self.extra_turns()
+
+    def extra_turns(self) -> list[int]:
+        """Turns after everyone's (a library's second settler pick)."""
+        return []
 
     def play(self, p: int, move: AnyMove) -> None:
-        idx = self.order.index(p)
-        if idx < self.pos or (self.closed() and not isinstance(move, Pass)):
+        idx = next((i for i in range(self.pos, len(self.order)) if self.order[i] == p), -1)
+        if idx < 0 or (self.closed() and not isinstance(move, Pass) and not self.open_when_closed(p, move)):
             raise RuleViolation("turn.not-your-turn", self._late(p))
         while self.pos < idx:
             self.skip(self.order[self.pos])
@@ -87,6 +92,10 @@ class TurnPhase(Phase):
         """True when nobody may move any more (a full trading house)."""
         return False
 
+    def open_when_closed(self, p: int, move: AnyMove) -> bool:
+        """A move still allowed once the phase is closed (a sale to one's own trading post)."""
+        return False
+
     def closed_reason(self) -> str:
         return f"{self.title} is over"
 
@@ -97,8 +106,9 @@ class TurnPhase(Phase):
         raise NotImplementedError
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
-        while self.pos < len(self.order) and not self.closed():
-            self.skip(self.order[self.pos])
+        while self.pos < len(self.order):
+            if not self.closed():
+                self.skip(self.order[self.pos])
             self.pos += 1
         self.pos = len(self.order)
         self.end(reveal=reveal, keep=keep)

@@ -6,8 +6,8 @@ from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
 from referee.engine.text import listing
-from referee.records.moves import AnyMove, Build
-from referee.rulesets.model import Building
+from referee.records.moves import SAN_JUAN, AnyMove, Build
+from referee.rulesets.model import BuildBlackMarket, Building, BuildVp, SettleForest
 
 
 class Builder(TurnPhase):
@@ -30,12 +30,12 @@ class Builder(TurnPhase):
         return max(0, building.cost - discount), ", ".join(parts)
 
     def extra_discount(self, p: int, building: Building, parts: list[str]) -> int:
-        """Discounts from building powers (forests, in the expansion)."""
-        per = [getattr(x.effect, "forests", 0) for x in self.board(p).active(self.rules, "build.forest-discount")]
-        if not per or not per[0]:
-            return 0
+        """Discounts from building powers: forests (forest house), with no column limit."""
+        houses = self.board(p).powers(self.rules, SettleForest)
         forests = self.board(p).island.get("forest", 0)
-        off = forests // per[0]
+        if not houses or not forests:
+            return 0
+        off = forests // houses[0].forests_per_doubloon
         if off:
             parts.append(f"{forests} forests -{off}")
         return off
@@ -46,6 +46,8 @@ class Builder(TurnPhase):
         g, rules, b = self.g, self.rules, self.board(p)
         building = rules.building[move.building]
         name = building.name
+        if move.building not in g.in_game:
+            raise RuleViolation("builder.not-in-game", f"the {name} is not in this game: it was not chosen before the game")
         if move.building in b.buildings:
             raise RuleViolation("builder.duplicate", f"{self.who(p)} already has a {name}: a player builds each building at most once")
         if g.buildings_left.get(move.building, 0) <= 0:
@@ -57,6 +59,8 @@ class Builder(TurnPhase):
                 f"{self.who(p)} has {free} free {rules.terms.city} space{'' if free == 1 else 's'}; the {name} needs {building.size}",
             )
         price, how = self.price(p, building)
+        if move.payments:
+            price, how = self.black_market(p, move, price, how)
         if move.price is not None and move.price != price:
             raise RuleViolation("builder.price", f"the {name} costs {self.who(p)} {price} ({how}), not {move.price}")
         if b.doubloons < price:
@@ -64,6 +68,8 @@ class Builder(TurnPhase):
                 "builder.cannot-afford",
                 f"{self.who(p)} has {b.doubloons} {rules.terms.doubloon[1]}; the {name} costs them {price} ({how})",
             )
+        if move.payments:
+            self.pay_black_market(p, move)
         b.doubloons -= price
         g.buildings_left[move.building] -= 1
         b.buildings[move.building] = 0
@@ -79,8 +85,67 @@ class Builder(TurnPhase):
         if rules.model.end.city_full and b.city_used(rules) >= rules.model.city_spaces:
             g.trigger(CITY)
 
+    def black_market(self, p: int, move: Build, price: int, how: str) -> tuple[int, str]:
+        """The doubloons still to pay after black-market payments, which are only allowed
+        when they make the player spend all their money (rules-data.md B3)."""
+        rules, b = self.rules, self.board(p)
+        markets = b.powers(rules, BuildBlackMarket)
+        names = listing([x.name for x in rules.with_effect("build.black-market")], "or")
+        if not markets:
+            raise RuleViolation("builder.black-market", f"{self.who(p)} has no occupied {names}: the price is paid in {rules.terms.doubloon[1]}")
+        market = markets[0]
+        for what, used, allowed in (("colonist", move.pay_colonist is not None, market.colonist), ("barrel", move.pay_good is not None, market.good), ("VP chip", move.pay_vp, market.vp)):
+            if used and not allowed:
+                raise RuleViolation("builder.black-market", f"the {names} does not take a {what} as payment")
+        rest = price - move.payments
+        if rest < 0:
+            raise RuleViolation("builder.black-market", f"the building costs {self.who(p)} only {price}; {move.payments} payments are too many")
+        if rest != b.doubloons:
+            raise RuleViolation(
+                "builder.black-market",
+                f"the {names} may only be used when it spends all the money: {self.who(p)} has {b.doubloons} "
+                f"{rules.terms.doubloon[1]} and would pay {rest} ({how}, {move.payments} paid in kind)",
+            )
+        return rest, f"{how}, {move.payments} paid in kind"
+
+    def pay_black_market(self, p: int, move: Build) -> None:
+        """Take the colonist, the barrel and the VP chip paid in kind."""
+        g, rules, b = self.g, self.rules, self.board(p)
+        market = b.powers(rules, BuildBlackMarket)[0]
+        place = move.pay_colonist
+        if place is not None:
+            if place == SAN_JUAN:
+                ok = b.san_juan > 0
+                if ok:
+                    b.san_juan -= 1
+            elif place in rules.building:
+                ok = b.buildings.get(place, 0) > 0 and rules.building[place].effect is not market
+                if ok:
+                    b.buildings[place] -= 1
+            else:
+                ok = b.manned.get(place, 0) > 0
+                if ok:
+                    b.manned[place] -= 1
+            if not ok:
+                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.colonist[0]} to pay with on {'San Juan' if place == SAN_JUAN else 'the ' + self.nm(place)}")
+            if market.spent_to == "supply":
+                g.colonist_supply += 1
+        if move.pay_good is not None:
+            if b.goods.get(move.pay_good, 0) <= 0:
+                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {self.nm(move.pay_good)} to pay with")
+            b.goods[move.pay_good] -= 1
+            g.goods_supply[move.pay_good] += 1
+        if move.pay_vp:
+            if b.vp <= 0:
+                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.vp[0]} chip to pay with")
+            b.vp -= 1
+            if market.spent_to == "supply":
+                g.vp_chips += 1
+
     def after_build(self, p: int, building: Building) -> None:
-        """Powers that reward building (the church, in the expansion)."""
+        """Powers that reward building: VP by the building's column (church)."""
+        for church in self.board(p).powers(self.rules, BuildVp):
+            self.g.give_vp(p, church.vp.get(building.column, 0))
 
     def waiting(self) -> str:
         if self.pos < len(self.order):

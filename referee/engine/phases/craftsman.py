@@ -7,7 +7,7 @@ from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Extra, Keep, Pass
-from referee.rulesets.model import CraftKindsBonus
+from referee.rulesets.model import CraftExtraBarrel, CraftKindsBonus, CraftMostKind
 from referee.rulesets.rules import Rules
 
 
@@ -45,7 +45,21 @@ class Craftsman(Phase):
         self.extra_done = False
 
     def after_production(self, p: int, made: dict[str, int]) -> None:
-        """Powers that add to production (the aqueduct, in the expansion)."""
+        """Powers that add to production: an extra barrel of a kind made in a large production
+        building (aqueduct); doubloons for the most barrels of one kind (specialty factory)."""
+        g, rules, b = self.g, self.rules, self.board(p)
+        for aqueduct in b.powers(rules, CraftExtraBarrel):
+            for good in aqueduct.goods:
+                in_large = any(
+                    rules.building[x].produces == good and rules.building[x].kind == aqueduct.building_kind and n > 0 for x, n in b.buildings.items()
+                )
+                if made.get(good, 0) > 0 and in_large and g.goods_supply[good] > 0:
+                    g.goods_supply[good] -= 1
+                    b.goods[good] = b.goods.get(good, 0) + 1
+                    made[good] += 1
+        for factory in b.powers(rules, CraftMostKind):
+            most = max((n for k, n in made.items() if k not in factory.exclude), default=0)
+            b.doubloons += max(0, most - 1)
 
     def extras_allowed(self) -> int:
         """Privilege barrels the craftsman may take (a library doubles them)."""

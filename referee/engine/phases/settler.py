@@ -13,6 +13,10 @@ class Settler(TurnPhase):
 
     role = "settler"
 
+    def extra_turns(self) -> list[int]:
+        """A library doubles the settler's privilege: a second pick after everyone else's."""
+        return [self.chooser] if self.board(self.chooser).has(self.rules, "privilege.double") else []
+
     def row(self) -> str:
         """The face-up plantations, for messages."""
         return listing([self.nm(t) for t in self.g.face_up], "and") if self.g.face_up else "none left"

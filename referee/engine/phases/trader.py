@@ -6,7 +6,7 @@ from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Keep, Sell
-from referee.rulesets.model import TradeBonus
+from referee.rulesets.model import TradeBonus, TradeOwnPost
 
 
 class Trader(TurnPhase):
@@ -23,7 +23,10 @@ class Trader(TurnPhase):
     def closed_reason(self) -> str:
         return f"the {self.rules.terms.trading_house} is full ({self.spaces()} barrels): nobody else sells in {self.title}"
 
-    def income(self, p: int, good: str) -> tuple[int, str]:
+    def open_when_closed(self, p: int, move: AnyMove) -> bool:
+        return isinstance(move, Sell) and move.own_post
+
+    def income(self, p: int, good: str, markets: bool = True) -> tuple[int, str]:
         """What selling `good` brings player `p`: price, privilege, market bonuses."""
         rules, b = self.rules, self.board(p)
         price = rules.good[good].price
@@ -33,7 +36,7 @@ class Trader(TurnPhase):
             privilege = rules.role["trader"].privilege * (2 if b.has(rules, "privilege.double") else 1)
             total += privilege
             parts.append(f"{self.nm('trader')} +{privilege}")
-        for market in b.active(rules, "trade.bonus"):
+        for market in b.active(rules, "trade.bonus") if markets else ():
             assert isinstance(market.effect, TradeBonus)
             total += market.effect.doubloons
             parts.append(f"{market.name} +{market.effect.doubloons}")
@@ -52,6 +55,9 @@ class Trader(TurnPhase):
             raise wrong_move(self, move)
         g, rules, b = self.g, self.rules, self.board(p)
         good = move.good
+        if move.own_post:
+            self.sell_to_own_post(p, move)
+            return
         if b.goods.get(good, 0) <= 0:
             options = self.sellable(p)
             raise RuleViolation(
@@ -72,6 +78,23 @@ class Trader(TurnPhase):
         b.goods[good] -= 1
         b.doubloons += income
         g.trading_house.append(good)
+
+    def sell_to_own_post(self, p: int, move: Sell) -> None:
+        """A sale to the player's own trading post: any kind, even with the house full; the
+        barrel returns to the supply; markets only if the ruleset says so."""
+        g, rules, b = self.g, self.rules, self.board(p)
+        posts = b.powers(rules, TradeOwnPost)
+        names = listing([x.name for x in rules.with_effect("trade.own-post")], "or")
+        if not posts:
+            raise RuleViolation("trader.trading-post", f"{self.who(p)} has no occupied {names}")
+        if b.goods.get(move.good, 0) <= 0:
+            raise RuleViolation("trader.no-barrel", f"{self.who(p)} has no {self.nm(move.good)} to sell")
+        income, how = self.income(p, move.good, markets=posts[0].markets)
+        if move.income is not None and move.income != income:
+            raise RuleViolation("trader.income", f"{self.who(p)} receives {income} for {self.nm(move.good)} at the {names} ({how}), not {move.income}")
+        b.goods[move.good] -= 1
+        b.doubloons += income
+        g.goods_supply[move.good] += 1
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         g = self.g
