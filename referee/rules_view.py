@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from referee.engine.text import count
 from referee.rulesets.model import Building
 from referee.rulesets.rules import BUILDING, Rules, UnknownName
 
@@ -34,6 +35,18 @@ def power(b: Building, rules: Rules) -> str:
         "bonus.island": "end: by filled island spaces {vp}",
         "bonus.colonists": f"end: +1 {t.vp[0]} per {{per}} {t.colonist[1]}",
         "bonus.chips": f"end: +1 {t.vp[0]} per {{per}} {t.vp[0]} earned",
+        "bonus.sets": f"end: sets of {{set_size}} identical {t.island} tiles, {{vp}}",
+        "craft.extra-barrel": f"+1 {t.barrel[0]} of {{goods}} made in its large production building",
+        "craft.most-kind": f"{t.doubloon[1]}: most {t.barrel[1]} of one kind produced, minus 1",
+        "settle.forest": f"{t.plantation[1]} may be placed as forests; {{forests_per_doubloon}} forests: -1 {t.doubloon[0]} on any building",
+        "build.black-market": f"pays with a {t.colonist[0]}, a {t.barrel[0]}, a {t.vp_chip[0]} when spending all the money",
+        "build.vp": f"{t.vp[0]} when building, by column: {{vp}}",
+        "move.guest": f"its {t.colonist[1]} may move to empty circles outside the mayor phase",
+        "trade.own-post": f"may sell any kind to its own post instead of the {t.trading_house}",
+        "ship.small-wharf": f"once per captain phase: any {t.barrel[1]} shipped, 1 {t.vp[0]} per {{barrels_per_vp}}",
+        "ship.load-doubloons": f"+{{per_load}} {t.doubloon[0]} per load; +{{captain}} as the captain",
+        "ship.pairs-vp": f"+{{vp_per_pair}} {t.vp[0]} per pair of {t.barrel[1]} before the first load",
+        "privilege.double": f"every {t.privilege} counts twice",
     }.get(e.id)
     if text is None:
         return e.id + (" " + json.dumps(params) if params else "")
@@ -72,16 +85,17 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     lines += ["", "Setup by number of players"]
     rows = [["players", *[str(n) for n in counts]]]
     rows.append([f"starting {t.doubloon[1]}", *[str(p.doubloons) for p in pcs]])
-    rows.append([f"{t.vp[0]} chips", *[str(p.vp_chips) for p in pcs]])
+    rows.append([t.vp_chip[1], *[str(p.vp_chips) for p in pcs]])
     rows.append([f"{t.colonist[1]} in the supply", *[str(p.colonists) for p in pcs]])
     rows.append([f"{t.colonist[1]} on the {t.colonist_ship}", *[str(p.ship_colonists) for p in pcs]])
     rows.append(["cargo ships", *[" ".join(str(s) for s in p.cargo_ships) for p in pcs]])
-    rows.append(["face-up plantations", *[str(p.face_up) for p in pcs]])
+    rows.append([f"face-up {t.plantation[1]}", *[str(p.face_up) for p in pcs]])
+    rows.append(["roles per player and round", *[str(p.roles_per_player) for p in pcs]])
     rows.append(["roles", *[str(sum(p.roles.values())) for p in pcs]])
-    rows.append(["starting plantations", *[", ".join(rules.name(k) for k in p.starting_plantations) for p in pcs]])
+    rows.append([f"starting {t.plantation[1]}", *[", ".join(rules.name(k) for k in p.starting_plantations) for p in pcs]])
     lines += _table(rows, set(range(1, len(counts) + 1)))
     lines += ["", "Goods"]
-    rows = [["good", "price", "barrels", "plantations"] + (["base name"] if renamed else [])]
+    rows = [["good", "price", t.barrel[1], t.plantation[1]] + (["base name"] if renamed else [])]
     for g in m.goods:
         rows.append([g.name, str(g.price), str(g.barrels), str(g.plantations)] + ([_base_name(g)] if renamed else []))
     rows.append([m.quarry.name, "", "", str(m.quarry.count)] + ([_base_name(m.quarry)] if renamed else []))
@@ -102,14 +116,14 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     lines += [
         "",
         f"island {m.island_spaces} spaces, city {m.city_spaces} spaces, {t.trading_house} {m.trading_house_spaces} barrels, "
-        f"{m.windrose_barrels} barrel kept without a warehouse, {m.role_money} {t.doubloon[0]} on each unchosen role",
+        f"{count(m.windrose_barrels, t.barrel)} kept without a warehouse, {m.role_money} {t.doubloon[0]} on each unchosen role",
         f"game end: at the end of the {m.end.timing} in which "
         + ", ".join(
             w
             for w, on in (
-                ("the colonist ship cannot be refilled", m.end.colonists_short),
-                ("a city is filled", m.end.city_full),
-                ("the VP chips run out", m.end.vp_chips_out),
+                (f"the {t.colonist_ship} cannot be refilled", m.end.colonists_short),
+                (f"a player's {t.city} is filled", m.end.city_full),
+                (f"the {t.vp_chip[1]} run out", m.end.vp_chips_out),
             )
             if on
         ),

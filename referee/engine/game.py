@@ -12,15 +12,9 @@ from collections import Counter
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
-from referee.engine.text import listing
+from referee.engine.text import count, listing
 from referee.records.moves import AnyMove, Keep
 from referee.rulesets.rules import Rules
-
-_TRIGGER_TEXT = {
-    COLONISTS: "the colonist ship could not be refilled",
-    CITY: "a city was filled",
-    VP: "the VP chips ran out",
-}
 
 
 class Game:
@@ -251,7 +245,9 @@ class Game:
             self.triggers.append(reason)
 
     def _end_text(self) -> str:
-        why = listing([_TRIGGER_TEXT[t] for t in self.triggers], "and")
+        t = self.rules.terms
+        text = {COLONISTS: f"the {t.colonist_ship} could not be refilled", CITY: f"a player's {t.city} was filled", VP: f"the {t.vp_chip[1]} ran out"}
+        why = listing([text[x] for x in self.triggers], "and")
         if self.ended_phase is not None:
             return f"the {self.nm(self.ended_phase)} phase of round {self.ended_round}, because {why}"
         return f"round {self.ended_round}, because {why}"
@@ -291,7 +287,7 @@ class Game:
         rule = "setup.plantations" if first else "settler.reveal"
         if deck_total >= need:
             if len(tiles) != need:
-                raise RuleViolation(rule, f"{what} must name {need} plantations, not {len(tiles)}")
+                raise RuleViolation(rule, f"{what} must name {count(need, self.rules.terms.plantation)}, not {len(tiles)}")
             short = [k for k, c in drawn.items() if c > self.deck[k]]
             if short:
                 raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the face-down stacks hold only {self._stack(self.deck)}")
@@ -302,7 +298,7 @@ class Game:
             if len(tiles) != expected:
                 raise RuleViolation(
                     rule,
-                    f"{what} must name {expected} plantations (the face-down stacks hold {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
+                    f"{what} must name {count(expected, self.rules.terms.plantation)} (the face-down stacks hold {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
                 )
             rest = drawn - self.deck
             missing = self.deck - drawn

@@ -7,7 +7,6 @@ prints. Plain slotted dataclasses keep replay fast (tens of thousands of moves p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 from typing import TypeVar
 
 from referee.rulesets.model import Building, Model, effect_id

@@ -332,26 +332,25 @@ def _builder(text: str, rules: Rules) -> AnyMove:
         price = _number(words[-1], "the price")
         words = words[:-2]
     building = _lookup(rules, " ".join(words), BUILDING)[1]
-    university = False
-    pay: dict[str, object] = {}
+    university = pay_vp = False
+    pay_colonist = pay_good = None
     for clause in clauses[1:]:
         words = clause.split(" ")
         if _is_building_with(rules, clause, "build.colonist") and not university:
             university = True
-        elif normalize(words[0]) == "pay" and len(words) > 1:
-            what = " ".join(words[1:])
-            if normalize(words[1]) in ("colonist", normalize(rules.terms.colonist[0])) and len(words) > 2:
-                key, value = "pay_colonist", place(rules, " ".join(words[2:]))
-            elif normalize(what) in ("vp", normalize(rules.terms.vp[0])):
-                key, value = "pay_vp", True
-            else:
-                key, value = "pay_good", _good(rules, what)
-            if key in pay:
-                raise MoveError(f"'{clause}': one payment of each kind at most")
-            pay[key] = value
-        else:
+            continue
+        if normalize(words[0]) != "pay" or len(words) < 2:
             raise MoveError(f"unexpected clause '{clause}' in a builder move (expected '{_word(rules, 'build.colonist', 'university')}' or a 'pay ...' clause)")
-    return Build(building=building, price=price, university=university, **pay)  # type: ignore[arg-type]
+        what = " ".join(words[1:])
+        if normalize(words[1]) in ("colonist", normalize(rules.terms.colonist[0])) and len(words) > 2 and pay_colonist is None:
+            pay_colonist = place(rules, " ".join(words[2:]))
+        elif normalize(what) in ("vp", normalize(rules.terms.vp[0])) and not pay_vp:
+            pay_vp = True
+        elif pay_good is None and normalize(words[1]) not in ("colonist", "vp"):
+            pay_good = _good(rules, what)
+        else:
+            raise MoveError(f"'{clause}': one payment of each kind at most")
+    return Build(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)
 
 
 def place(rules: Rules, text: str) -> str:

@@ -87,7 +87,6 @@ def _cache_dir() -> Path | None:
 
 def _cache_key(layers: list[YNode]) -> str:
     from referee import __version__
-
     from referee.rulesets import model
 
     # The models' source is part of the key: a cached object must match the classes that read it.

@@ -94,7 +94,8 @@ class Builder(TurnPhase):
         if not markets:
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no occupied {names}: the price is paid in {rules.terms.doubloon[1]}")
         market = markets[0]
-        for what, used, allowed in (("colonist", move.pay_colonist is not None, market.colonist), ("barrel", move.pay_good is not None, market.good), ("VP chip", move.pay_vp, market.vp)):
+        t = rules.terms
+        for what, used, allowed in ((t.colonist[0], move.pay_colonist is not None, market.colonist), (t.barrel[0], move.pay_good is not None, market.good), (t.vp_chip[0], move.pay_vp, market.vp)):
             if used and not allowed:
                 raise RuleViolation("builder.black-market", f"the {names} does not take a {what} as payment")
         rest = price - move.payments
@@ -127,7 +128,7 @@ class Builder(TurnPhase):
                 if ok:
                     b.manned[place] -= 1
             if not ok:
-                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.colonist[0]} to pay with on {'San Juan' if place == SAN_JUAN else 'the ' + self.nm(place)}")
+                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.colonist[0]} to pay with on {rules.terms.san_juan if place == SAN_JUAN else 'the ' + self.nm(place)}")
             if market.spent_to == "supply":
                 g.colonist_supply += 1
         if move.pay_good is not None:
@@ -137,7 +138,7 @@ class Builder(TurnPhase):
             g.goods_supply[move.pay_good] += 1
         if move.pay_vp:
             if b.vp <= 0:
-                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.vp[0]} chip to pay with")
+                raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.vp_chip[0]} to pay with")
             b.vp -= 1
             if market.spent_to == "supply":
                 g.vp_chips += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
-from referee.engine.text import listing
+from referee.engine.text import count, listing
 from referee.records.moves import AnyMove, Extra, Keep, Pass
 from referee.rulesets.model import CraftExtraBarrel, CraftKindsBonus, CraftMostKind
 from referee.rulesets.rules import Rules
@@ -78,7 +78,7 @@ class Craftsman(Phase):
         if not isinstance(move, Extra):
             raise wrong_move(self, move)
         if p != self.chooser:
-            raise RuleViolation("craftsman.not-craftsman", f"only the craftsman ({self.who(self.chooser)}) takes an extra barrel; {self.who(p)} produces without writing a move")
+            raise RuleViolation("craftsman.not-craftsman", f"only the {self.nm(self.role)} ({self.who(self.chooser)}) takes an extra {self.rules.terms.barrel[0]}; {self.who(p)} produces without writing a move")
         self._take(p, move)
 
     def _take(self, p: int, move: Extra) -> None:
@@ -87,13 +87,13 @@ class Craftsman(Phase):
             raise RuleViolation("craftsman.extra-twice", f"{self.who(p)} has already taken the craftsman's extra")
         allowed = self.extras_allowed()
         if len(move.goods) > allowed:
-            raise RuleViolation("craftsman.extra-count", f"the craftsman takes at most {allowed} extra barrel{'s' if allowed != 1 else ''}, not {len(move.goods)}")
+            raise RuleViolation("craftsman.extra-count", f"the {self.nm(self.role)} takes at most {count(allowed, self.rules.terms.barrel)} extra, not {len(move.goods)}")
         for good in move.goods:
             if good not in self.produced[p]:
                 made = listing([self.nm(k) for k in self.produced[p]], "or")
                 raise RuleViolation(
                     "craftsman.extra-kind",
-                    f"the extra barrel must be of a kind {self.who(p)} produced this phase ({made if self.produced[p] else 'none: no extra barrel'}), not {self.nm(good)}",
+                    f"the extra {self.rules.terms.barrel[0]} must be of a kind {self.who(p)} produced this phase ({made if self.produced[p] else 'none: no extra ' + self.rules.terms.barrel[0]}), not {self.nm(good)}",
                 )
             if g.goods_supply[good] <= 0:
                 raise RuleViolation("craftsman.extra-supply", f"no {self.nm(good)} is left in the supply; {self.who(p)} may take {listing([self.nm(k) for k in self.choices()], 'or') if self.choices() else 'nothing'}")
@@ -108,7 +108,7 @@ class Craftsman(Phase):
         if len(choices) > 1 or (len(choices) == 1 and self.extras_allowed() > 1):
             raise Missing(
                 "craftsman.extra-missing",
-                f"{self.who(self.chooser)} must choose the craftsman's extra barrel: "
+                f"{self.who(self.chooser)} must choose the {self.nm(self.role)}'s extra {self.rules.terms.barrel[0]}: "
                 f"{listing([self.nm(k) for k in choices], 'or')} ('extra <good>' or 'extra none')",
             )
         if choices:
@@ -117,5 +117,5 @@ class Craftsman(Phase):
 
     def waiting(self) -> str:
         if not self.extra_done and self.choices():
-            return f"{self.title}: {self.who(self.chooser)} chooses the extra barrel ({listing([self.nm(k) for k in self.choices()], 'or')})"
+            return f"{self.title}: {self.who(self.chooser)} chooses the extra {self.rules.terms.barrel[0]} ({listing([self.nm(k) for k in self.choices()], 'or')})"
         return f"{self.title}: production is done"

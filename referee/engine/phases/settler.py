@@ -42,14 +42,14 @@ class Settler(TurnPhase):
                 raise RuleViolation(
                     "settler.quarry",
                     f"only the settler ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
-                    f"{self.nm(tile)}; {self.who(p)} may take a face-up plantation: {self.row()}",
+                    f"{self.nm(tile)}; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}",
                 )
             if g.quarries <= 0:
-                raise RuleViolation("settler.no-quarry", f"no {self.nm(tile)} is left; {self.who(p)} may take a face-up plantation: {self.row()}")
+                raise RuleViolation("settler.no-quarry", f"no {self.nm(tile)} is left; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}")
             g.quarries -= 1
         else:
             if tile not in g.face_up:
-                raise RuleViolation("settler.not-face-up", f"no {self.nm(tile)} plantation is face up; the face-up plantations are: {self.row()}")
+                raise RuleViolation("settler.not-face-up", f"no {self.nm(tile)} {rules.terms.plantation[0]} is face up; the face-up {rules.terms.plantation[1]} are: {self.row()}")
             g.face_up.remove(tile)
         placed = "forest" if move.forest else tile
         if move.forest:
@@ -67,21 +67,22 @@ class Settler(TurnPhase):
 
     def forest_check(self, p: int) -> None:
         """Forests need an occupied forest house (expansion); refused in rulesets without one."""
-        if not self.board(p).has(self.rules, "settle.forest"):
-            raise RuleViolation("settler.forest", f"{self.who(p)} has no occupied building that turns plantations into forests")
+        rules = self.rules
+        if not self.board(p).has(rules, "settle.forest"):
+            raise RuleViolation("settler.forest", f"{self.who(p)} has no occupied building that turns {rules.terms.plantation[1]} into forests")
 
     def _draw_extra(self, p: int, kind: str) -> None:
         g, rules, b = self.g, self.rules, self.board(p)
         if not b.has(rules, "settle.extra-tile"):
             names = listing([x.name for x in rules.with_effect("settle.extra-tile")], "or")
-            raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down plantation may be drawn")
+            raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down {rules.terms.plantation[0]} may be drawn")
         if self.free_spaces(p) < 1:
-            raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full: no face-down plantation can be placed")
+            raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full: no face-down {rules.terms.plantation[0]} can be placed")
         if sum(g.deck.values()) == 0:
             g.deck, g.discards = g.discards, g.deck  # the discards are reshuffled into a new stack
         if g.deck[kind] <= 0:
             held = ", ".join(f"{c} {self.nm(k)}" for k, c in g.deck.items() if c > 0) or "nothing"
-            raise RuleViolation("settler.draw", f"no {self.nm(kind)} plantation is left face down (the stacks hold {held})")
+            raise RuleViolation("settler.draw", f"no {self.nm(kind)} {rules.terms.plantation[0]} is left face down (the stacks hold {held})")
         g.deck[kind] -= 1
         b.island[kind] = b.island.get(kind, 0) + 1
 
@@ -96,12 +97,12 @@ class Settler(TurnPhase):
                 return
             raise Missing(
                 "settler.reveal-missing",
-                f"{self.title} needs a 'reveal' key: the new face-up row of {min(self.g.setup.face_up, available)} plantations",
+                f"{self.title} needs a 'reveal' key: the new face-up row of {min(self.g.setup.face_up, available)} {self.rules.terms.plantation[1]}",
                 at_phase=True,
             )
         g.reveal(reveal)
 
     def waiting(self) -> str:
         if self.pos < len(self.order):
-            return f"{self.title}: {self.who(self.order[self.pos])} may take a plantation ({self.row()})"
+            return f"{self.title}: {self.who(self.order[self.pos])} may take a {self.rules.terms.plantation[0]} ({self.row()})"
         return f"{self.title}: the new face-up row ('reveal') is awaited"

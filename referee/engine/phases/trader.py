@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.engine.text import listing
+from referee.engine.text import count, listing
 from referee.records.moves import AnyMove, Keep, Sell
 from referee.rulesets.model import TradeBonus, TradeOwnPost
 
@@ -21,7 +21,7 @@ class Trader(TurnPhase):
         return len(self.g.trading_house) >= self.spaces()
 
     def closed_reason(self) -> str:
-        return f"the {self.rules.terms.trading_house} is full ({self.spaces()} barrels): nobody else sells in {self.title}"
+        return f"the {self.rules.terms.trading_house} is full ({count(self.spaces(), self.rules.terms.barrel)}): nobody else sells in {self.title}"
 
     def open_when_closed(self, p: int, move: AnyMove) -> bool:
         return isinstance(move, Sell) and move.own_post

@@ -1,0 +1,81 @@
+"""A log may stop anywhere: it is then a game in progress, valid as far as it goes, and the
+report says whose decision is awaited.
+
+Rules: formats.md section 1 ("A log may stop anywhere: it is then a game in progress, validated as
+far as it goes"), section 4 (exit code 0, "a game in progress is valid so far, and says so").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import CORPUS, assert_error, assert_valid, check, corpus_prefix, game_log, line_of
+
+EMPTY = "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup:\n  plantations: [indigo, sugar, corn, coffee]\nphases: []\n"
+
+
+def test_a_log_without_phases_waits_for_the_governor():
+    report = check(EMPTY)
+    assert_valid(report)
+    assert report.complete is False and report.exit_code == 0
+    assert report.waiting == "round 1, governor Anna: Anna chooses a role (settler, mayor, builder, craftsman, trader or captain)"
+    assert report.scores is None
+
+
+def test_between_phases_the_next_chooser_and_the_free_roles_are_named():
+    report = check(game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n"))
+    assert_valid(report)
+    assert report.waiting == "round 1, governor Anna: Ben chooses a role (settler, mayor, craftsman, trader or captain)"
+
+
+def test_players_left_out_of_the_last_phase_have_passed():
+    # formats.md: a player who does not act is left out of `moves`; so Cleo has passed here.
+    text = game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n    - Ben: pass\n")
+    report = check(text)
+    assert_valid(report)
+    assert report.complete is False
+    assert report.waiting == "round 1, governor Anna: Ben chooses a role (settler, mayor, craftsman, trader or captain)"
+
+
+def test_a_game_in_progress_still_stops_at_an_illegal_move():
+    text = game_log("- builder: Anna\n  moves:\n    - Anna: small market for 1\n")
+    report = check(text)
+    assert_error(report, "builder.price", line_of(text, "- Anna: small market for 1"))
+    assert report.exit_code == 1 and report.waiting is None
+
+
+def test_a_game_in_progress_is_scored_only_when_asked():
+    text = game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n")
+    assert check(text).scores is None
+    scores = check(text, provisional=True).scores
+    assert scores is not None and [s.buildings for s in scores] == [1, 0, 0]
+
+
+def test_a_result_is_not_checked_before_the_game_is_complete():
+    text = game_log("- builder: Anna\n") + "result: {Anna: 50, Ben: 40, Cleo: 30}\n"
+    report = check(text)
+    assert_valid(report)
+    assert report.complete is False
+
+
+def test_a_log_stopping_in_a_captain_phase_names_who_must_load():
+    # Round 10 of a three-player game: Priya's captain phase, all ships empty, Priya has 4 indigo.
+    text = corpus_prefix("game-3p-3", 28) + "  - captain: Priya\n"
+    report = check(text)
+    assert_valid(report)
+    assert report.complete is False
+    assert report.waiting is not None and "Priya can load 4 indigo" in report.waiting
+
+
+@pytest.mark.parametrize("game,phases", [("game-3p-1", 10), ("game-3p-1", 45), ("game-4p-2", 60), ("game-5p-3", 30), ("game-5p-4", 79)])
+def test_a_corpus_game_cut_after_any_phase_is_valid_and_in_progress(game, phases):
+    report = check(corpus_prefix(game, phases))
+    assert_valid(report)
+    assert report.complete is False
+    assert report.waiting is not None and "chooses a role" in report.waiting
+
+
+def test_the_complete_corpus_game_is_not_in_progress():
+    report = check((CORPUS / "game-5p-4.yaml").read_text())
+    assert_valid(report)
+    assert report.complete is True and report.waiting is None
