@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.engine.text import count
+from referee.engine.text import a, count
 from referee.rulesets.model import Building
 from referee.rulesets.rules import BUILDING, Rules, UnknownName
 
@@ -20,19 +20,19 @@ def power(b: Building, rules: Rules) -> str:
         return "no power" if b.circles == 0 else "-"
     params = e.model_dump(exclude={"id"})
     text = {
-        "trade.bonus": "+{doubloons} " + t.doubloon[1] + " per sale",
+        "trade.bonus": "+{doubloons} " + t.doubloon[0] + "(s) per sale",
         "trade.any-kind": "may sell a kind already in the " + t.trading_house,
-        "settle.extra-tile": "may also take the top face-down plantation",
-        "settle.quarry": "may take a quarry instead of a plantation",
+        "settle.extra-tile": f"may also take the top face-down {t.plantation[0]}",
+        "settle.quarry": f"may take a quarry instead of {a(t.plantation[0])}",
         "settle.colonist": f"+1 {t.colonist[0]} on the tile taken",
-        "store.kinds": "keeps every barrel of {kinds} kind(s) after the captain phase",
-        "store.barrels": "keeps {barrels} more barrels after the captain phase",
+        "store.kinds": f"keeps every {t.barrel[0]} of {{kinds}} kind(s) after the captain phase",
+        "store.barrels": f"keeps {{barrels}} more {t.barrel[1]} after the captain phase",
         "craft.kinds-bonus": t.doubloon[1] + " for kinds produced: {doubloons}",
         "build.colonist": f"+1 {t.colonist[0]} on the building built",
         "ship.load-vp": f"+{{vp}} {t.vp[0]} per load",
-        "ship.private-ship": "once per captain phase: every barrel of one kind shipped",
+        "ship.private-ship": f"once per captain phase: every {t.barrel[0]} of one kind on a {t.private_ship}",
         "bonus.buildings": "end: {weights}",
-        "bonus.island": "end: by filled island spaces {vp}",
+        "bonus.island": f"end: by filled {t.island} spaces {{vp}}",
         "bonus.colonists": f"end: +1 {t.vp[0]} per {{per}} {t.colonist[1]}",
         "bonus.chips": f"end: +1 {t.vp[0]} per {{per}} {t.vp[0]} earned",
         "bonus.sets": f"end: sets of {{set_size}} identical {t.island} tiles, {{vp}}",
@@ -41,7 +41,7 @@ def power(b: Building, rules: Rules) -> str:
         "settle.forest": f"{t.plantation[1]} may be placed as forests; {{forests_per_doubloon}} forests: -1 {t.doubloon[0]} on any building",
         "build.black-market": f"pays with a {t.colonist[0]}, a {t.barrel[0]}, a {t.vp_chip[0]} when spending all the money",
         "build.vp": f"{t.vp[0]} when building, by column: {{vp}}",
-        "move.guest": f"its {t.colonist[1]} may move to empty circles outside the mayor phase",
+        "move.guest": f"its {t.colonist[1]} may move to empty circles outside the {rules.name('mayor')} phase",
         "trade.own-post": f"may sell any kind to its own post instead of the {t.trading_house}",
         "ship.small-wharf": f"once per captain phase: any {t.barrel[1]} shipped, 1 {t.vp[0]} per {{barrels_per_vp}}",
         "ship.load-doubloons": f"+{{per_load}} {t.doubloon[0]} per load; +{{captain}} as the captain",
@@ -51,9 +51,20 @@ def power(b: Building, rules: Rules) -> str:
     if text is None:
         return e.id + (" " + json.dumps(params) if params else "")
     try:
-        return text.format(**params)
+        return text.format(**{k: _show(v, rules) for k, v in params.items()})
     except (KeyError, IndexError):
         return e.id
+
+
+def _show(value: Any, rules: Rules) -> str:
+    """A parameter for people: ids as names, tables as 'k: v' lists."""
+    if isinstance(value, dict):
+        return ", ".join(f"{_show(k, rules)}: {v}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " and ".join(_show(v, rules) for v in value)
+    if isinstance(value, str):
+        return rules.name(value)
+    return str(value)
 
 
 def _base_name(thing: Any) -> str:
@@ -76,7 +87,8 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     if building is not None:
         return _building_text(rules, building)
     renamed = any(_base_name(x) for x in (*m.buildings, *m.goods, *m.roles))
-    lines = [f"{m.title} [{m.id}]" + (f", extends {m.extends}" if m.extends else "")]
+    extends = ", ".join(m.extends) if isinstance(m.extends, tuple) else m.extends
+    lines = [f"{m.title} [{m.id}]" + (f", extends {extends}" if extends else "")]
     if m.source:
         lines.append(f"source: {m.source}")
     counts = sorted(m.player_counts)
@@ -101,7 +113,7 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     rows.append([m.quarry.name, "", "", str(m.quarry.count)] + ([_base_name(m.quarry)] if renamed else []))
     lines += _table(rows, {1, 2, 3})
     lines += ["", "Roles"]
-    rows = [["role", "privilege"] + (["base name"] if renamed else [])]
+    rows = [["role", t.privilege] + (["base name"] if renamed else [])]
     for r in m.roles:
         rows.append([r.name, str(r.privilege)] + ([_base_name(r)] if renamed else []))
     lines += _table(rows, {1})
@@ -115,7 +127,7 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     lines += _table(rows, {1, 2, 3, 4, 5, 6})
     lines += [
         "",
-        f"island {m.island_spaces} spaces, city {m.city_spaces} spaces, {t.trading_house} {m.trading_house_spaces} barrels, "
+        f"{t.island} {m.island_spaces} spaces, {t.city} {m.city_spaces} spaces, {t.trading_house} {count(m.trading_house_spaces, t.barrel)}, "
         f"{count(m.windrose_barrels, t.barrel)} kept without a warehouse, {m.role_money} {t.doubloon[0]} on each unchosen role",
         f"game end: at the end of the {m.end.timing} in which "
         + ", ".join(
@@ -146,7 +158,7 @@ def _building_text(rules: Rules, name: str) -> str:
         ("VP", b.vp),
         ("quarry column", b.column),
         ("circles", b.circles),
-        ("city spaces", b.size),
+        (f"{rules.terms.city} spaces", b.size),
         ("copies", b.copies),
         ("kind", b.kind),
         ("power", power(b, rules)),

@@ -99,7 +99,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
         if used > rules.model.city_spaces:
             err(
                 "sheet.city-full",
-                f"{pname}'s buildings take {used} city spaces (large buildings take 2); the city has {rules.model.city_spaces}",
+                f"{pname}'s buildings take {used} spaces (large buildings take 2); the {rules.terms.city} {'have' if rules.terms.city.endswith('s') else 'has'} {rules.model.city_spaces}",
                 bnode.location if bnode is not None else pnode.location,
             )
         # occupied buildings
@@ -141,7 +141,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             board.island["tiles"] = player.island
         filled = board.island_filled()
         if filled > rules.model.island_spaces:
-            err("sheet.island", f"{pname}'s island has {rules.model.island_spaces} spaces, not {filled}", inode.location if inode else pnode.location)
+            err("sheet.island", f"{pname}'s {rules.terms.island} has {rules.model.island_spaces} spaces, not {filled}", inode.location if inode else pnode.location)
         # colonists
         occupied = sum(1 for v in board.buildings.values() if v)
         if player.colonists is not None:
@@ -169,7 +169,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
     removed = rules.model.player_counts[n].barrels_removed if n in rules.model.player_counts else 0
     barrels = sum(max(0, g.barrels - removed) for g in rules.model.goods)
     if total_goods > barrels:
-        err("sheet.goods", f"the players hold {total_goods} barrels together; the game has {barrels}", players_node.location)
+        err("sheet.goods", f"the players hold {counted(total_goods, rules.terms.barrel)} together; the game has {barrels}", players_node.location)
     if errors:
         raise InputError(sorted(errors, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0)))
     return boards

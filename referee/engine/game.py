@@ -62,6 +62,26 @@ class Game:
         if face_up is not None:
             self.reveal(face_up, first=True)
 
+    def clone(self) -> Game:
+        """An independent copy of this game (rules shared), for trying moves out."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.boards = [
+            Board(b.name, b.doubloons, b.vp, dict(b.goods), dict(b.island), dict(b.manned), dict(b.buildings), b.san_juan) for b in self.boards
+        ]
+        g.deck = Counter(self.deck)
+        g.discards = Counter(self.discards)
+        g.face_up = list(self.face_up)
+        g.goods_supply = dict(self.goods_supply)
+        g.buildings_left = dict(self.buildings_left)
+        g.trading_house = list(self.trading_house)
+        g.ships = [CargoShip(s.size, s.good, s.count) for s in self.ships]
+        g.role_cards = [RoleCard(c.role, c.doubloons, c.taken_by) for c in self.role_cards]
+        g.triggers = list(self.triggers)
+        g.history = list(self.history)
+        g.phase = self.phase.clone(g) if self.phase is not None else None
+        return g
+
     # --- names for messages -------------------------------------------------------------
 
     def who(self, p: int) -> str:
@@ -123,7 +143,7 @@ class Game:
                 on = " or ".join(str(c.doubloons) for c in free)
                 raise RuleViolation(
                     "role.doubloons",
-                    f"the {self.nm(role)} card carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
+                    f"the {self.nm(role)} {rules.terms.role_card} carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
                 )
             card = matching[0]
         card.taken_by = p
@@ -232,7 +252,7 @@ class Game:
             if card.taken_by is None:
                 card.doubloons += self.rules.model.role_money
             card.taken_by = None
-        if self.triggers and not self.over:
+        if self.triggers and not self.over and self.rules.model.end.timing == "round":
             self.over = True
             self.ended_round = self.round
         self.picks = 0
@@ -246,7 +266,7 @@ class Game:
 
     def _end_text(self) -> str:
         t = self.rules.terms
-        text = {COLONISTS: f"the {t.colonist_ship} could not be refilled", CITY: f"a player's {t.city} was filled", VP: f"the {t.vp_chip[1]} ran out"}
+        text = {COLONISTS: f"the {t.colonist_ship} could not be refilled", CITY: f"a player filled their {t.city}", VP: f"the {t.vp_chip[1]} ran out"}
         why = listing([text[x] for x in self.triggers], "and")
         if self.ended_phase is not None:
             return f"the {self.nm(self.ended_phase)} phase of round {self.ended_round}, because {why}"
@@ -290,7 +310,7 @@ class Game:
                 raise RuleViolation(rule, f"{what} must name {count(need, self.rules.terms.plantation)}, not {len(tiles)}")
             short = [k for k, c in drawn.items() if c > self.deck[k]]
             if short:
-                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the face-down stacks hold only {self._stack(self.deck)}")
+                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} hold{'s' if self.rules.terms.stacks == 'bag' else ''} only {self._stack(self.deck)}")
             self.deck -= drawn
         else:
             avail = deck_total + sum(self.discards.values())
@@ -298,18 +318,18 @@ class Game:
             if len(tiles) != expected:
                 raise RuleViolation(
                     rule,
-                    f"{what} must name {count(expected, self.rules.terms.plantation)} (the face-down stacks hold {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
+                    f"{what} must name {count(expected, self.rules.terms.plantation)} (the {self.rules.terms.stacks} {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
                 )
             rest = drawn - self.deck
             missing = self.deck - drawn
             if missing:
                 raise RuleViolation(
                     rule,
-                    f"the face-down stacks ran out: {what} must include the last of them, {self._stack(self.deck)}, before reshuffling the discards",
+                    f"the {self.rules.terms.stacks} ran out: {what} must include the last {self.rules.terms.plantation[1]} in them, {self._stack(self.deck)}, before the discards are returned",
                 )
             short = [k for k, c in rest.items() if c > self.discards[k]]
             if short:
-                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the stacks and discards hold only {self._stack(self.deck + self.discards)}")
+                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} and the discards hold only {self._stack(self.deck + self.discards)}")
             self.deck = self.discards - rest
             self.discards = Counter()
         self.face_up = list(tiles)

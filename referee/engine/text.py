@@ -15,6 +15,11 @@ def listing(items: Sequence[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
+def a(word: str) -> str:
+    """'a planter', 'an adventurer', 'an estate'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def count(n: int, words: tuple[str, str]) -> str:
     """'1 colonist', '2 colonists'."""
     return f"{n} {words[0] if n == 1 else words[1]}"

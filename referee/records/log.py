@@ -194,7 +194,7 @@ def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
         try:
             plantations.append(rules.lookup(node.text(), (GOOD,))[1])
         except UnknownName as exc:
-            errors.add("log.unknown-name", f"setup plantations: {exc}".replace("unknown good", "unknown plantation"), node.location)
+            errors.add("log.unknown-name", f"the first face-up row: {exc}".replace("unknown good", f"unknown {rules.terms.plantation[0]}"), node.location)
     _check_selection_key(rules, setup, errors)
     buildings = None
     buildings_node = setup.value.get("buildings")
@@ -254,7 +254,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
     role_keys = [k for k in entry.value if k not in PHASE_KEYS]
     if len(role_keys) != 1:
         if not role_keys:
-            errors.add("log.phase", "a phase entry needs its role first, as `<role>: <player>` (e.g. `settler: Anna`)", entry.location)
+            errors.add("log.phase", f"a phase entry needs its role first, as `<role>: <player>` (e.g. `{rules.name('settler')}: {players.names[0]}`)", entry.location)
         else:
             errors.add("log.phase", f"a phase entry takes one role; this one has {len(role_keys)}: {', '.join(role_keys)}", entry.key_location(role_keys[1]))
         return None
@@ -300,7 +300,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
             try:
                 reveal.append(rules.lookup(node.text(), (GOOD,))[1])
             except UnknownName as exc:
-                errors.add("log.unknown-name", f"reveal: {exc}".replace("unknown good", "unknown plantation"), node.location)
+                errors.add("log.unknown-name", f"reveal: {exc}".replace("unknown good", f"unknown {rules.terms.plantation[0]}"), node.location)
     keep = None
     keep_locations: dict[int, Location] = {}
     keep_node = entry.value.get("keep")

@@ -365,6 +365,8 @@ class Terms(Model):
     barrel: tuple[str, str]
     plantation: tuple[str, str]
     vp_chip: tuple[str, str]
+    role_card: str
+    stacks: str
     colonist_ship: str
     cargo_ship: str
     trading_house: str

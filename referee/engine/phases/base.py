@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 from referee.diagnostics import RuleViolation
@@ -22,6 +23,16 @@ class Phase:
         self.rules = game.rules
         self.chooser = chooser
         self.order = [(chooser + i) % game.n for i in range(game.n)]
+
+    def clone(self, game: Game) -> Phase:
+        """A copy of this phase bound to `game` (a clone of its game)."""
+        phase = copy.copy(self)
+        phase.g = game
+        phase.copy_state()
+        return phase
+
+    def copy_state(self) -> None:
+        """Replace mutable phase state by copies (phases with sets or dicts override this)."""
 
     def board(self, p: int) -> Board:
         return self.g.boards[p]

@@ -140,8 +140,8 @@ class Builder(TurnPhase):
             if b.vp <= 0:
                 raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.vp_chip[0]} to pay with")
             b.vp -= 1
-            if market.spent_to == "supply":
-                g.vp_chips += 1
+            if market.spent_to == "supply":  # back to the chips, unless it was counted on paper
+                g.vp_chips = max(0, g.setup.vp_chips - sum(x.vp for x in g.boards))
 
     def after_build(self, p: int, building: Building) -> None:
         """Powers that reward building: VP by the building's column (church)."""

@@ -44,6 +44,9 @@ class Craftsman(Phase):
                 b.doubloons += factory.doubloons.get(len(made), 0)
         self.extra_done = False
 
+    def copy_state(self) -> None:
+        self.produced = {p: dict(m) for p, m in self.produced.items()}
+
     def after_production(self, p: int, made: dict[str, int]) -> None:
         """Powers that add to production: an extra barrel of a kind made in a large production
         building (aqueduct); doubloons for the most barrels of one kind (specialty factory)."""

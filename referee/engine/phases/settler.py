@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.engine.text import listing
+from referee.engine.text import a, listing
 from referee.records.moves import AnyMove, Keep, Settle
 
 
@@ -41,7 +41,7 @@ class Settler(TurnPhase):
                 huts = listing([x.name for x in rules.with_effect("settle.quarry")], "or")
                 raise RuleViolation(
                     "settler.quarry",
-                    f"only the settler ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
+                    f"only the {self.nm(self.role)} ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
                     f"{self.nm(tile)}; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}",
                 )
             if g.quarries <= 0:
@@ -54,6 +54,8 @@ class Settler(TurnPhase):
         placed = "forest" if move.forest else tile
         if move.forest:
             self.forest_check(p)
+            if tile == rules.quarry.id:
+                raise RuleViolation("settler.forest", f"a {self.nm(tile)} cannot be placed as a forest; only {rules.terms.plantation[1]} can")
         b.island[placed] = b.island.get(placed, 0) + 1
         if move.hospice:
             if not b.has(rules, "settle.colonist"):
@@ -82,7 +84,7 @@ class Settler(TurnPhase):
             g.deck, g.discards = g.discards, g.deck  # the discards are reshuffled into a new stack
         if g.deck[kind] <= 0:
             held = ", ".join(f"{c} {self.nm(k)}" for k, c in g.deck.items() if c > 0) or "nothing"
-            raise RuleViolation("settler.draw", f"no {self.nm(kind)} {rules.terms.plantation[0]} is left face down (the stacks hold {held})")
+            raise RuleViolation("settler.draw", f"no {self.nm(kind)} {rules.terms.plantation[0]} is left face down (the {rules.terms.stacks} hold{'s' if rules.terms.stacks == 'bag' else ''} {held})")
         g.deck[kind] -= 1
         b.island[kind] = b.island.get(kind, 0) + 1
 
@@ -104,5 +106,5 @@ class Settler(TurnPhase):
 
     def waiting(self) -> str:
         if self.pos < len(self.order):
-            return f"{self.title}: {self.who(self.order[self.pos])} may take a {self.rules.terms.plantation[0]} ({self.row()})"
+            return f"{self.title}: {self.who(self.order[self.pos])} may take {a(self.rules.terms.plantation[0])} ({self.row()})"
         return f"{self.title}: the new face-up row ('reveal') is awaited"
