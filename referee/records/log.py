@@ -135,9 +135,62 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
     root = read_yaml(data, file)
     if not root.is_map:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
-    validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
+    if not _plainly_valid(root):  # the model speaks for every problem of shape
+        validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
     rules = _rules(root, ruleset, base_dir)
     return _resolve(root, rules, file)
+
+
+def _str(node: YNode | None) -> bool:
+    return node is not None and isinstance(node.value, str)
+
+
+def _strs(node: YNode | None) -> bool:
+    return node is not None and isinstance(node.value, list) and all(_str(n) for n in node.value)
+
+
+def _plainly_valid(root: YNode) -> bool:
+    """A quick, stricter-than-the-model look at a log's shape (keys, types), so that a well-formed
+    log skips building the model's validator; anything unusual goes to `GameLogModel`."""
+    doc = root.value
+    if not isinstance(doc, dict) or not {"ruleset", "players", "setup", "phases"} <= doc.keys() <= set(GameLogModel.model_fields):
+        return False
+    ruleset, setup, phases = doc["ruleset"].value, doc["setup"], doc["phases"]
+    if isinstance(ruleset, bool) or not isinstance(ruleset, (str, int)) or not _strs(doc["players"]) or not doc["players"].value:
+        return False
+    names = [n.value for n in doc["players"].value]
+    if len(set(names)) != len(names) or not all(n.strip() for n in names):
+        return False
+    meta, result = doc.get("meta"), doc.get("result")
+    if meta is not None and not isinstance(meta.value, dict):
+        return False
+    if result is not None and not (isinstance(result.value, dict) and all(type(v.value) is int for v in result.value.values())):
+        return False
+    if not isinstance(setup.value, dict) or not set(setup.value) <= {"plantations", "buildings"} or not _strs(setup.value.get("plantations")):
+        return False
+    if "buildings" in setup.value and not _strs(setup.value["buildings"]):
+        return False
+    if not isinstance(phases.value, list):
+        return False
+    for entry in phases.value:
+        if not isinstance(entry.value, dict) or not entry.value:
+            return False
+        for key, node in entry.value.items():
+            if key == "moves":
+                if not isinstance(node.value, list) or not all(isinstance(m.value, dict) and all(_str(v) for v in m.value.values()) for m in node.value):
+                    return False
+            elif key == "reveal":
+                if not _strs(node):
+                    return False
+            elif key == "keep":
+                if not isinstance(node.value, dict) or not all(_str(v) for v in node.value.values()):
+                    return False
+            elif key == "doubloons":
+                if type(node.value) is not int or node.value < 0:
+                    return False
+            elif not _str(node):
+                return False
+    return True
 
 
 def _check_selection_key(rules: Rules, setup: YNode, errors: _Errors) -> None:

@@ -209,7 +209,10 @@ def _word(rules: Rules | None, effect: str, default: str) -> str:
     return found[0].name.lower() if found else default
 
 
-# --- parsing -------------------------------------------------------------------------------
+# --- parsing ---
+# The parser builds moves with `model_construct`: every field is checked by the grammar here, so
+# the models' validators (built on first use) are not needed on the hot path.
+#----------------------------------------------------------------------------
 
 
 def _clauses(text: str) -> list[str]:
@@ -264,7 +267,7 @@ def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
     if normalize(text) in ("pass", ""):
         if not text.strip():
             raise MoveError("empty move (write 'pass', or leave the player out)")
-        return Pass()
+        return Pass.model_construct()
     parser = _PARSERS.get(role)
     if parser is None:
         raise MoveError(f"no moves are written in {_a(rules.name(role))} phase (only 'pass')")
@@ -295,7 +298,7 @@ def _settler(text: str, rules: Rules) -> AnyMove:
     if tile is None and (hospice or forest):
         word = _word(rules, "settle.colonist", "hospice") if hospice else "forest"
         raise MoveError(f"'{text}': the '{word}' clause needs {_a(rules.terms.plantation[0])} or {rules.quarry.name} taken")
-    return Settle(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
+    return Settle.model_construct(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
 
 
 _SAN_JUAN = ("san juan", "unplaced")
@@ -328,7 +331,7 @@ def _mayor(text: str, rules: Rules) -> AnyMove:
         if count == 0:
             continue
         target[ident] = count
-    return Arrange(tiles=tiles, buildings=buildings, san_juan=san_juan)
+    return Arrange.model_construct(tiles=tiles, buildings=buildings, san_juan=san_juan)
 
 
 def _builder(text: str, rules: Rules) -> AnyMove:
@@ -357,7 +360,7 @@ def _builder(text: str, rules: Rules) -> AnyMove:
             pay_good = _good(rules, what)
         else:
             raise MoveError(f"'{clause}': one payment of each kind at most")
-    return Build(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)
+    return Build.model_construct(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)
 
 
 def place(rules: Rules, text: str) -> str:
@@ -392,9 +395,9 @@ def _craftsman(text: str, rules: Rules) -> AnyMove:
     if normalize(first) == "none":
         if len(clauses) > 1:
             raise MoveError("'extra none' takes no other goods")
-        return Extra(goods=())
+        return Extra.model_construct(goods=())
     goods = [_good(rules, first)] + [_good(rules, c) for c in clauses[1:]]
-    return Extra(goods=tuple(goods))
+    return Extra.model_construct(goods=tuple(goods))
 
 
 def _trader(text: str, rules: Rules) -> AnyMove:
@@ -408,8 +411,8 @@ def _trader(text: str, rules: Rules) -> AnyMove:
     clause = " ".join(words)
     post = _leading_building(rules, clause, "trade.own-post")
     if post is not None:
-        return Sell(good=_good(rules, post[1]), income=income, own_post=True)
-    return Sell(good=_good(rules, clause), income=income)
+        return Sell.model_construct(good=_good(rules, post[1]), income=income, own_post=True)
+    return Sell.model_construct(good=_good(rules, clause), income=income)
 
 
 _LOAD = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>\d+))?$", re.IGNORECASE)
@@ -422,19 +425,19 @@ def _captain(text: str, rules: Rules) -> AnyMove:
     clause = clauses[0]
     wharf = _leading_building(rules, clause, "ship.private-ship")
     if wharf is not None:
-        return WharfLoad(good=_good(rules, wharf[1]))
+        return WharfLoad.model_construct(good=_good(rules, wharf[1]))
     m = _LOAD.match(clause)
     if m is None:  # pragma: no cover - the pattern matches any non-empty text
         raise MoveError(f"cannot read the load '{clause}'")
     count = _number(m["count"], "the count") if m["count"] else None
     ship = _number(m["ship"], "the ship size") if m["ship"] else None
-    return Load(good=_good(rules, m["good"]), count=count, ship=ship)
+    return Load.model_construct(good=_good(rules, m["good"]), count=count, ship=ship)
 
 
 def parse_keep(text: str, rules: Rules) -> Keep:
     """A captain phase's `keep` entry: `sugar`, `corn all`, `corn 2, sugar`, `none`."""
     if normalize(text) == "none":
-        return Keep(items=())
+        return Keep.model_construct(items=())
     items: list[tuple[str, int | None]] = []
     seen: set[str] = set()
     for clause in _clauses(text):
@@ -449,7 +452,7 @@ def parse_keep(text: str, rules: Rules) -> Keep:
             raise MoveError(f"'{rules.name(good)}' is written twice")
         seen.add(good)
         items.append((good, count))
-    return Keep(items=tuple(items))
+    return Keep.model_construct(items=tuple(items))
 
 
 _PARSERS = {

@@ -28,6 +28,7 @@ class Rules:
         self.building: dict[str, Building] = {b.id: b for b in model.buildings}
         self.role: dict[str, Role] = {r.id: r for r in model.roles}
         self.quarry = model.quarry
+        self.producers: dict[str, tuple[str, ...]] = {g: tuple(b.id for b in model.buildings if b.produces == g) for g in self.goods}
         self.effects: dict[str, tuple[Building, ...]] = {}
         for b in model.buildings:
             if b.effect is not None:

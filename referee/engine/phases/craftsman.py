@@ -14,9 +14,9 @@ from referee.rulesets.rules import Rules
 def capacity(board_buildings: dict[str, int], manned: dict[str, int], rules: Rules, good: str) -> int:
     """Barrels of `good` a board can produce: min(occupied plantations, occupied circles)."""
     plantations = manned.get(good, 0)
-    if not rules.good[good].building_needed:
+    if not plantations or not rules.good[good].building_needed:
         return plantations
-    circles = sum(n for b, n in board_buildings.items() if rules.building[b].produces == good)
+    circles = sum(board_buildings.get(b, 0) for b in rules.producers[good])
     return min(plantations, circles)
 
 
