@@ -110,12 +110,12 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
     assert phase is not None
     if isinstance(phase, Captain):
         while True:
-            options = phase.legal_moves()
-            if not options:
+            loads = phase.legal_moves()
+            if not loads:
                 break
-            p, move = rng.choice(options)
-            game.play(p, move)
-            entry.moves.append((p, move))
+            p, load = rng.choice(loads)
+            game.play(p, load)
+            entry.moves.append((p, load))
     elif isinstance(phase, Mayor):
         for p in list(phase.order):
             arrangement = _random_arrangement(game, p, rng)
@@ -145,9 +145,9 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
     keep: dict[int, Keep] = {}
     if isinstance(phase, Captain):
         for p in phase.order:
-            options = legal.keeps(game, p)
-            if len(options) > 1:
-                keep[p] = rng.choice(options)
+            stores = legal.keeps(game, p)
+            if len(stores) > 1:
+                keep[p] = rng.choice(stores)
     game.finish_phase(reveal=reveal, keep=keep or None)
     entry.reveal = reveal
     entry.keep = keep

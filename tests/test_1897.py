@@ -75,7 +75,7 @@ def base_words(text: str) -> list[str]:
 
 # --- the 1897 end, computed from the boards -----------------------------------------------------
 
-VP_TOKENS_1897 = {3: 75, 4: 100, 5: 126}  # the 1897 reference sheet, setup step 2
+VP_TOKENS_1897 = {2: 65, 3: 75, 4: 100, 5: 126}  # the 1897 reference sheet, setup step 2
 
 
 def phase_lines(text: str) -> list[int]:

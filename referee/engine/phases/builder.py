@@ -51,7 +51,7 @@ class Builder(TurnPhase):
         if move.building in b.buildings:
             raise RuleViolation("builder.duplicate", f"{self.who(p)} already has a {name}: a player builds each building at most once")
         if g.buildings_left.get(move.building, 0) <= 0:
-            raise RuleViolation("builder.none-left", f"no {name} is left to build (the game has {building.copies})")
+            raise RuleViolation("builder.none-left", f"no {name} is left to build (the game has {rules.copies(building, g.n)})")
         free = rules.model.city_spaces - b.city_used(rules)
         if free < building.size:
             raise RuleViolation(
