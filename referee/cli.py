@@ -9,7 +9,9 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Optional
 
 import typer
 
@@ -32,75 +34,53 @@ class Format(str, Enum):
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output: text for people, json (one object per file per line) for programs.")]
 RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
 
-STDIN_NAME = "<stdin>"
-
-
-def _inputs(paths: list[str]) -> list[str]:
-    """Files to read, directories expanded to the YAML files in them (sorted)."""
-    out: list[str] = []
-    for p in paths:
-        path = Path(p)
-        if p != "-" and path.is_dir():
-            found = sorted(str(f) for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
-            out.extend(found)
-        else:
-            out.append(p)
-    return out
-
-
-def _read(path: str) -> tuple[bytes | None, str, Path | None, str | None]:
-    """(data, display name, directory for relative paths, error message)."""
-    if path == "-":
-        return sys.stdin.buffer.read(), STDIN_NAME, Path.cwd(), None
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > 2 * 1024 * 1024:
-            return None, path, p.parent, f"the file is {size:,} bytes; the limit is 2,097,152 bytes (2 MiB)"
-        return p.read_bytes(), path, p.parent, None
-    except FileNotFoundError:
-        return None, path, None, "no such file"
-    except IsADirectoryError:
-        return None, path, None, "is a directory"
-    except OSError as exc:
-        return None, path, None, f"cannot read: {exc.strerror}"
-
-
-def _check(path: str, ruleset: str | None, provisional: bool):  # type: ignore[no-untyped-def]
-    from referee.diagnostics import Location
-    from referee.report import check_log, unreadable
-
-    data, name, base, error = _read(path)
-    if data is None:
-        if error and "limit" in error:
-            return unreadable(name, error, "input.too-large", Location(name, 1, 1))
-        return unreadable(name, error or "cannot read", "input.not-found" if error == "no such file" else "input.unreadable")
-    return check_log(data, name, ruleset, provisional, base)
-
-
 @app.command()
 def validate(
     files: Annotated[list[str], typer.Argument(help="Game logs (YAML); directories are searched for *.yaml; '-' reads standard input.", show_default=False)],
     ruleset: RulesetOption = None,
     format: FormatOption = Format.text,
     provisional: Annotated[bool, typer.Option("--provisional", help="Include (provisional) scores for games in progress.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Check the files in this many processes.")] = 1,
+    summary: Annotated[
+        Optional[bool], typer.Option("--summary/--no-summary", help="A summary line on stderr (default: with several files, on a terminal).")
+    ] = None,
 ) -> None:
     """Replay each game log against the rules; report the first illegal move of each.
 
     Exit code 0: all valid (a game in progress is valid so far); 1: a rule was broken;
     2: a file could not be read.
     """
-    from referee import render
+    from referee.batch import check_all, expand
 
-    worst = 0
-    for path in _inputs(files):
-        report = _check(path, ruleset, provisional)
-        worst = max(worst, report.exit_code)
-        if format is Format.json:
-            print(render.report_json(report))
-        else:
-            print(render.report_text(report))
+    paths = expand(files)
+    json = format is Format.json
+    counts = [0, 0, 0]  # exit codes 0, 1, 2
+    show_progress = not json and len(paths) > 1 and sys.stdout.isatty() and sys.stderr.isatty()
+    with _progress(len(paths), show_progress) as tick:
+        for code, text in check_all(paths, ruleset, provisional, json, jobs, tick):
+            counts[code] += 1
+            print(text, flush=show_progress)
+    sys.stdout.flush()
+    if summary or (summary is None and len(paths) > 1 and sys.stderr.isatty()):
+        bad = counts[1] + counts[2]
+        unreadable = f" ({counts[2]} could not be read)" if counts[2] else ""
+        print(f"checked {len(paths)} logs: {counts[0]} valid, {bad} with errors{unreadable}", file=sys.stderr)
+    worst = 2 if counts[2] else 1 if counts[1] else 0
     raise typer.Exit(worst)
+
+
+@contextmanager
+def _progress(total: int, show: bool) -> Iterator[Callable[[], None] | None]:
+    """A rich progress bar on stderr while checking many files on a terminal; nothing otherwise."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("logs", total=total)
+        yield lambda: bar.advance(task)
 
 
 @app.command()
@@ -115,13 +95,22 @@ def score(
     shipping VP, building VP, each large building's bonus, tie-break, rank and winner."""
     from referee import render
 
-    if sheet:
-        from referee.sheet import score_sheet
+    from referee.batch import internal_error, read_input
+    from referee.report import LogReport, check_log
 
-        data, name, base, error = _read(file)
-        report = score_sheet(data, name, ruleset, base, error)
-    else:
-        report = _check(file, ruleset, True)
+    item = read_input(file)
+    try:
+        if item.data is None:
+            assert item.error is not None
+            report = LogReport(item.name, errors=[item.error])
+        elif sheet:
+            from referee.sheet import score_sheet
+
+            report = score_sheet(item.data, item.name, ruleset, item.base)
+        else:
+            report = check_log(item.data, item.name, ruleset, True, item.base)
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        report = LogReport(item.name, errors=[internal_error(item.name, exc)])
     if format is Format.json:
         print(render.report_json(report))
     elif report.errors or report.scores is None:
@@ -180,6 +169,36 @@ def rules(
     except KeyError as exc:
         print(f"{ruleset}: error[rules.unknown-building]: {exc.args[0]}")
         raise typer.Exit(2) from None
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Number of players.")] = 3,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed: the same seed gives the same game.")] = 0,
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset: base, expansion-1, 1897, 1897-expansion-1, or a path.")] = "base",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file instead of standard output.")] = None,
+) -> None:
+    """Play a complete random legal game and print it as a canonical game log."""
+    from referee.diagnostics import InputError
+    from referee.play import play as play_game
+    from referee.play import to_log
+    from referee.render import diagnostic_line
+    from referee.rulesets.load import load_ruleset
+
+    try:
+        rules = load_ruleset(ruleset, Path.cwd())
+    except InputError as exc:
+        for d in exc.diagnostics:
+            print(diagnostic_line(d, ruleset))
+        raise typer.Exit(2) from None
+    if players not in rules.model.player_counts:
+        print(f"{ruleset}: error[play.players]: the {rules.id} ruleset is for {', '.join(str(n) for n in sorted(rules.model.player_counts))} players, not {players}")
+        raise typer.Exit(2)
+    text = to_log(play_game(rules, players, seed), ruleset)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
 
 
 def main() -> None:

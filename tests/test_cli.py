@@ -124,3 +124,34 @@ def test_schema_prints_json_schema():
 
 def test_usage_error_is_exit_2():
     assert run("validate", "--format", "xml", "x.yaml").returncode == 2
+
+
+def test_play_same_seed_same_log_and_it_validates(tmp_path):
+    first = run("play", "--players", "4", "--seed", "11")
+    second = run("play", "--players", "4", "--seed", "11")
+    assert first.returncode == 0 and first.stdout == second.stdout
+    path = tmp_path / "g.yaml"
+    assert run("play", "-p", "3", "-s", "5", "-r", "expansion-1", "-o", str(path)).returncode == 0
+    out = run("validate", str(path))
+    assert out.returncode == 0 and "valid, complete game" in out.stdout
+
+
+def test_play_refuses_a_player_count_the_ruleset_has_not():
+    out = run("play", "--players", "6")
+    assert out.returncode == 2
+
+
+def test_batch_over_a_directory_with_jobs_keeps_order_and_summarises(tmp_path):
+    for i in range(5):
+        assert run("play", "-p", "3", "-s", str(i), "-o", str(tmp_path / f"g{i}.yaml")).returncode == 0
+    (tmp_path / "g5.yaml").write_text(BAD_MOVE)
+    out = run("validate", str(tmp_path), "--jobs", "2", "--summary", "-f", "json")
+    assert out.returncode == 1
+    files = [json.loads(line)["file"] for line in out.stdout.splitlines()]
+    assert files == [str(tmp_path / f"g{i}.yaml") for i in range(6)]
+    assert "checked 6 logs: 5 valid, 1 with errors" in out.stderr
+
+
+def test_no_progress_bar_or_summary_when_piped():
+    out = run("validate", str(CORPUS / "game-3p-1.yaml"), str(CORPUS / "game-3p-2.yaml"))
+    assert out.stderr == ""

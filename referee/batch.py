@@ -1,0 +1,109 @@
+"""Validating many logs: files and directories, in order, optionally in several processes.
+
+Each file is read, checked and rendered in one go (in a worker process with `--jobs`), so the
+parent only prints; output keeps the order the files were given. Anything unexpected while
+checking one file becomes a diagnostic for that file, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.diagnostics import READ_ERROR, Diagnostic, Location
+
+STDIN_NAME = "<stdin>"
+MAX_BYTES = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One input document: its bytes (None when it could not be read), its name, its folder."""
+
+    data: bytes | None
+    name: str
+    base: Path | None
+    error: Diagnostic | None = None
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files to read, directories expanded to the YAML files in them (sorted)."""
+    out: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if p != "-" and path.is_dir():
+            out.extend(sorted(str(f) for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()))
+        else:
+            out.append(p)
+    return out
+
+
+def read_input(path: str) -> Input:
+    """Read a file (or standard input for '-'), refusing what cannot be read with a diagnostic."""
+    if path == "-":
+        return Input(sys.stdin.buffer.read(), STDIN_NAME, Path.cwd())
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            message = f"the file is {size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)"
+            return Input(None, path, p.parent, Diagnostic("input.too-large", message, Location(path, 1, 1), READ_ERROR))
+        return Input(p.read_bytes(), path, p.parent)
+    except FileNotFoundError:
+        return Input(None, path, None, Diagnostic("input.not-found", "no such file", None, READ_ERROR))
+    except IsADirectoryError:
+        return Input(None, path, None, Diagnostic("input.unreadable", "is a directory", None, READ_ERROR))
+    except OSError as exc:
+        return Input(None, path, None, Diagnostic("input.unreadable", f"cannot read: {exc.strerror}", None, READ_ERROR))
+
+
+def internal_error(name: str, exc: BaseException) -> Diagnostic:
+    """A diagnostic for a failure of referee itself (reported, never shown as a traceback)."""
+    return Diagnostic("internal.error", f"referee failed on this file ({type(exc).__name__}: {exc}); please report it with the file", Location(name, 1, 1), READ_ERROR)
+
+
+def check(item: Input, ruleset: str | None, provisional: bool, json: bool) -> tuple[int, str]:
+    """(exit code, rendered output) for one log."""
+    from referee import render
+    from referee.report import LogReport, check_log
+
+    if item.data is None:
+        assert item.error is not None
+        report = LogReport(item.name, errors=[item.error])
+    else:
+        try:
+            report = check_log(item.data, item.name, ruleset, provisional, item.base)
+        except Exception as exc:  # a bug in referee: reported as such, never a traceback
+            report = LogReport(item.name, errors=[internal_error(item.name, exc)])
+    return report.exit_code, render.report_json(report) if json else render.report_text(report)
+
+
+def _work(args: tuple[Input, str | None, bool, bool]) -> tuple[int, str]:
+    return check(*args)
+
+
+def check_all(
+    paths: list[str], ruleset: str | None, provisional: bool, json: bool, jobs: int = 1, tick: Callable[[], None] | None = None
+) -> Iterator[tuple[int, str]]:
+    """Check every log in order; with `jobs` > 1, in that many processes."""
+    items = [read_input(p) if p == "-" else p for p in paths]
+
+    def load(x: Input | str) -> Input:
+        return x if isinstance(x, Input) else read_input(x)
+
+    if jobs <= 1 or len(items) < 2:
+        for x in items:
+            yield check(load(x), ruleset, provisional, json)
+            if tick:
+                tick()
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        args = ((load(x), ruleset, provisional, json) for x in items)
+        for result in pool.map(_work, args, chunksize=max(1, min(32, len(items) // (jobs * 8) or 1))):
+            yield result
+            if tick:
+                tick()
