@@ -7,11 +7,11 @@ that need them, so `referee --help` loads neither.
 from __future__ import annotations
 
 import sys
-from enum import Enum
-from pathlib import Path
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Optional
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -42,7 +42,7 @@ def validate(
     provisional: Annotated[bool, typer.Option("--provisional", help="Include (provisional) scores for games in progress.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Check the files in this many processes.")] = 1,
     summary: Annotated[
-        Optional[bool], typer.Option("--summary/--no-summary", help="A summary line on stderr (default: with several files, on a terminal).")
+        bool | None, typer.Option("--summary/--no-summary", help="A summary line on stderr (default: with several files, on a terminal).")
     ] = None,
 ) -> None:
     """Replay each game log against the rules; report the first illegal move of each.
@@ -94,7 +94,6 @@ def score(
     """Final scores of a game (provisional for a game in progress), with every part shown:
     shipping VP, building VP, each large building's bonus, tie-break, rank and winner."""
     from referee import render
-
     from referee.batch import internal_error, read_input
     from referee.report import LogReport, check_log
 
@@ -176,7 +175,7 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Number of players.")] = 3,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed: the same seed gives the same game.")] = 0,
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset: base, expansion-1, 1897, 1897-expansion-1, or a path.")] = "base",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the log to this file instead of standard output.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the log to this file instead of standard output.")] = None,
 ) -> None:
     """Play a complete random legal game and print it as a canonical game log."""
     from referee.diagnostics import InputError
