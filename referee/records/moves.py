@@ -324,7 +324,10 @@ def _mayor(text: str, rules: Rules) -> AnyMove:
             seen_sj = True
             san_juan = count
             continue
-        category, ident = _lookup(rules, name, GOOD, QUARRY, BUILDING)
+        if key == "forest":  # named so that the engine can say a forest has no circle
+            category, ident = QUARRY, "forest"
+        else:
+            category, ident = _lookup(rules, name, GOOD, QUARRY, BUILDING)
         target = buildings if category == BUILDING else tiles
         if ident in target:
             raise MoveError(f"'{rules.name(ident).lower()}' is written twice in the arrangement")

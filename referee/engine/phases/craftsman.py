@@ -108,14 +108,15 @@ class Craftsman(Phase):
         if self.extra_done:
             return
         choices = self.choices()
-        if len(choices) > 1 or (len(choices) == 1 and self.extras_allowed() > 1):
+        if len(choices) > 1:
             raise Missing(
                 "craftsman.extra-missing",
                 f"{self.who(self.chooser)} must choose the {self.nm(self.role)}'s extra {self.rules.terms.barrel[0]}: "
                 f"{listing([self.nm(k) for k in choices], 'or')} ('extra <good>' or 'extra none')",
             )
-        if choices:
-            self._take(self.chooser, Extra(goods=(choices[0],)))
+        if choices:  # one kind produced: the extra barrels are of it, as many as the supply has
+            kind = choices[0]
+            self._take(self.chooser, Extra(goods=(kind,) * min(self.extras_allowed(), self.g.goods_supply[kind])))
         self.extra_done = True
 
     def waiting(self) -> str:

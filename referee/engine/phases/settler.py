@@ -35,6 +35,11 @@ class Settler(TurnPhase):
         tile = move.tile
         if self.free_spaces(p) < 1:
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full ({rules.model.island_spaces} spaces): no tile can be placed")
+        if tile == rules.quarry.id and self.pos >= self.g.n:
+            raise RuleViolation(
+                "settler.second-pick",
+                f"the {self.nm(self.role)}'s second pick (a doubled {rules.terms.privilege}) is a face-up {rules.terms.plantation[0]}: {self.row()}",
+            )
         if tile == rules.quarry.id:
             may = p == self.chooser or b.has(rules, "settle.quarry")
             if not may:
