@@ -203,3 +203,29 @@ def play(
 def main() -> None:
     """Entry point of the `referee` console script."""
     app()
+
+
+
+@app.command()
+def ship(
+    file: Annotated[str, typer.Argument(help="A shipping position (YAML); '-' reads standard input.", show_default=False)],
+    for_: Annotated[str | None, typer.Option("--for", help="Also find this player's best next load (every player maximising their own VP).")] = None,
+    ruleset: RulesetOption = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """The shipping calculator: play a captain phase out from a position and print every
+    distinct outcome (VP, barrels shipped, kept and lost, the ships after unloading), with a
+    line of play leading to each; with --for, that player's best next load.
+
+    Exit code 0: calculated; 2: the position could not be read, or --for names nobody in it.
+    """
+    from referee.batch import internal_error, read_input
+    from referee.shipping_view import ship_errors, ship_report
+
+    item = read_input(file)
+    try:
+        output, code = ship_report(item.data, item.name, item.base, item.error, for_, ruleset, format is Format.json)
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        output, code = ship_errors(item.name, [internal_error(item.name, exc)], format is Format.json), 2
+    print(output)
+    raise typer.Exit(code)

@@ -25,6 +25,13 @@ BROKEN = SHEETS / "broken"
 
 # Every expected number below was computed by hand from the sheet, not taken from the referee.
 EXPECTED: dict[str, dict[str, dict[str, object]]] = {
+    "formats-example.yaml": {
+        # formats.md section 2: buildings 1+2+3+4+4 = 14; guild hall: small indigo plant 1 + indigo plant 2 = 3;
+        # the residence is not occupied
+        "Anna": {"total": 40, "chips": 23, "buildings": 14, "bonus_by_building": {"Guild Hall": 3}, "rank": 2},
+        # buildings 4+3 = 7; fortress 15 // 3 = 5
+        "Ben": {"total": 42, "chips": 30, "buildings": 7, "bonus_by_building": {"Fortress": 5}, "rank": 1},
+    },
     "sheet-3p.yaml": {
         # buildings 1+2+1+2+3+1+3+4 = 17; guild hall: small indigo 1 + indigo plant 2 + small sugar 1 + sugar mill 2 = 6
         "Anna": {"total": 54, "chips": 31, "buildings": 17, "bonus_by_building": {"Guild Hall": 6}, "rank": 1},

@@ -448,7 +448,7 @@ def test_expansion_selection_still_fills_every_space_with_two_players():
 
 
 def test_the_two_player_score_sheet_of_the_formats_scores():
-    path = FIXTURES / "formats-sheet.yaml"
+    path = FIXTURES / "sheets" / "formats-example.yaml"
     report = score_sheet(path.read_bytes(), path.name, None, path.parent)
     assert report.errors == [] and report.complete
     got = {s.player: (s.total, s.chips, s.buildings, dict(s.bonus_by_building), s.rank) for s in report.scores or []}

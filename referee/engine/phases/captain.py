@@ -6,6 +6,7 @@ shipping calculator (`referee.shipping`) both play the phase through `Captain`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from referee.diagnostics import Missing, RuleViolation
@@ -13,6 +14,7 @@ from referee.engine.phases.base import Phase
 from referee.engine.state import Board, CargoShip
 from referee.engine.text import listing
 from referee.records.moves import AnyMove, Keep, Load, Pass, WharfLoad
+from referee.rulesets.model import ShipLoadVp, StoreBarrels, StoreKinds
 from referee.rulesets.rules import Rules
 
 
@@ -31,7 +33,7 @@ def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, li
         return 0, []
     amounts = [min(barrels, s.free) for s in targets]
     best = max(amounts)
-    return best, [s for s, a in zip(targets, amounts) if a == best]
+    return best, [s for s, a in zip(targets, amounts, strict=True) if a == best]
 
 
 def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, list[CargoShip]]]:
@@ -47,7 +49,7 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
     """Can this player load anything on a cargo ship?"""
-    for good, have in board.goods.items():
+    for good, have in board.goods.items():  # noqa: SIM110 - a plain loop: this runs in the calculator's inner loop
         if have > 0 and best_ships(ships, good, have)[0] > 0:
             return True
     return False
@@ -55,8 +57,8 @@ def can_load(board: Board, ships: list[CargoShip]) -> bool:
 
 def storage(board: Board, rules: Rules) -> tuple[int, int]:
     """(kinds kept whole, single barrels kept) after a captain phase: warehouses, windrose, storehouse."""
-    kinds = sum(b.effect.kinds for b in board.active(rules, "store.kinds"))  # type: ignore[union-attr]
-    barrels = rules.model.windrose_barrels + sum(b.effect.barrels for b in board.active(rules, "store.barrels"))  # type: ignore[union-attr]
+    kinds = sum(e.kinds for e in board.powers(rules, StoreKinds))
+    barrels = rules.model.windrose_barrels + sum(e.barrels for e in board.powers(rules, StoreBarrels))
     return kinds, barrels
 
 
@@ -124,6 +126,33 @@ def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules
         return tuple(vec)
 
     return max(options, key=value)
+
+
+# (pointer, wharfs used, players who loaded, ships, barrels by player, VP by player,
+#  goods supply, VP chips left, end triggers)
+CaptainSnapshot = tuple[
+    int,
+    frozenset[int],
+    frozenset[int],
+    tuple[tuple[str | None, int], ...],
+    tuple[tuple[tuple[str, int], ...], ...],
+    tuple[int, ...],
+    tuple[tuple[str, int], ...],
+    int,
+    tuple[str, ...],
+]
+
+
+@lru_cache(maxsize=4096)
+def _load_move(good: str, count: int, ship: int) -> Load:
+    """A cargo-ship load as the log writes it in full (moves are immutable: shared)."""
+    return Load(good=good, count=count, ship=ship)
+
+
+@lru_cache(maxsize=256)
+def _wharf_move(good: str) -> WharfLoad:
+    """A wharf load (shared, immutable)."""
+    return WharfLoad(good=good)
 
 
 class Captain(Phase):
@@ -297,8 +326,8 @@ class Captain(Phase):
         vp = barrels
         if p == self.chooser and p not in self.loaded:
             vp += rules.role["captain"].privilege * (2 if b.has(rules, "privilege.double") else 1)
-        for harbor in b.active(rules, "ship.load-vp"):
-            vp += harbor.effect.vp  # type: ignore[union-attr]
+        for harbor in b.powers(rules, ShipLoadVp):
+            vp += harbor.vp
         self.loaded.add(p)
         self.g.give_vp(p, vp)
         self.on_load(p)
@@ -389,6 +418,67 @@ class Captain(Phase):
             if ship.full and ship.good is not None:
                 self.g.goods_supply[ship.good] += ship.count
                 ship.good, ship.count = None, 0
+
+    # --- search support (the shipping calculator) -----------------------------------------
+
+    def legal_moves(self) -> list[tuple[int, AnyMove]]:
+        """Every legal next move, (player, move), exactly as `play` accepts them.
+
+        The next loader's cargo-ship loads (count and ship written, one move per ship that
+        takes the most), and the wharf loads of every player whose turn comes no later than
+        theirs, clockwise from the turn pointer (anyone's, once nobody can load on a cargo
+        ship). Players in rotation order; goods in the order the board holds them. An empty
+        list: the phase may only end.
+        """
+        g = self.g
+        n = g.n
+        out: list[tuple[int, AnyMove]] = []
+        q = None  # the next loader (next_loader): found on the way
+        for i in range(n):
+            p = (self.pointer + i) % n
+            if q is None:
+                for good, amount, allowed in cargo_options(self.board(p), g.ships):
+                    q = p
+                    for ship in allowed:
+                        out.append((p, _load_move(good, amount, ship.size)))
+            if self.may_use_wharf(p):
+                for good, have in self.board(p).goods.items():
+                    if have > 0:
+                        out.append((p, _wharf_move(good)))
+            if q == p:
+                break  # nobody after the next loader may move before them
+        return out
+
+    def snapshot(self) -> CaptainSnapshot:
+        """The state a captain phase can change, cheaply copied (restore it with `restore`)."""
+        g = self.g
+        return (
+            self.pointer,
+            frozenset(self.wharf_used),
+            frozenset(self.loaded),
+            tuple((s.good, s.count) for s in g.ships),
+            tuple(tuple(b.goods.items()) for b in g.boards),
+            tuple(b.vp for b in g.boards),
+            tuple(g.goods_supply.items()),
+            g.vp_chips,
+            tuple(g.triggers),
+        )
+
+    def restore(self, snap: CaptainSnapshot) -> None:
+        """Put back a state taken by `snapshot` (ships, barrels, VP, supplies, turn, wharfs)."""
+        g = self.g
+        pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers = snap
+        self.pointer = pointer
+        self.wharf_used = set(wharf_used)
+        self.loaded = set(loaded)
+        for ship, (good, count) in zip(g.ships, ships, strict=True):
+            ship.good, ship.count = good, count
+        for board, held, vp in zip(g.boards, goods, vps, strict=True):
+            board.goods = dict(held)
+            board.vp = vp
+        g.goods_supply = dict(supply)
+        g.vp_chips = chips
+        g.triggers[:] = triggers
 
     def waiting(self) -> str:
         q = self.next_loader()
