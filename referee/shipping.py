@@ -46,7 +46,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolatio
 from referee.engine.game import Game
 from referee.engine.phases.captain import Captain, CaptainSnapshot, cargo_options, preferred_keep, storage
 from referee.engine.state import CargoShip
-from referee.records.moves import AnyMove, Load, WharfLoad
+from referee.records.moves import AnyMove, Load, SmallWharfLoad, WharfLoad
 from referee.records.position import Position, ShipRecord
 from referee.rulesets.rules import Rules
 
@@ -54,7 +54,7 @@ DECLINE = None  # a decision not to use the wharf now (no move of the log)
 
 Key = tuple[object, ...]
 Goods = tuple[int, ...]  # one player's barrels, in the order their board holds the kinds
-End = tuple[tuple[tuple[str | None, int], ...], tuple[Goods, ...], tuple[int, ...]]  # ships, barrels, VP
+End = tuple[tuple[tuple[str | None, int], ...], tuple[Goods, ...], tuple[int, ...], tuple[int, ...]]  # ships, barrels, VP, doubloons
 Choice = tuple[AnyMove | None, tuple[tuple[int, int], ...]]  # a choice, and the ship swaps it stands for
 
 
@@ -93,6 +93,7 @@ class PlayerOutcome:
     shipped: dict[str, int]
     kept: dict[str, int]
     lost: dict[str, int]
+    doubloons: int = 0  # doubloons gained in the phase (a lighthouse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,12 +181,15 @@ class Shipping:
     def __init__(self, position: Position, reduce: bool = True) -> None:
         """Set up the position's captain phase in the engine (InputError if it cannot be)."""
         self.position = position
-        self.reduce = reduce
         self.rules: Rules = position.rules
         self.game, self.captain = _setup(position)
+        # The reductions below reason about the base game's choices (cargo loads, wharfs). With
+        # the expansion's small wharf or lighthouse in play the search is the full one.
+        self.reduce = reduce and not any(b.has(self.rules, e) for b in self.game.boards for e in ("ship.small-wharf", "ship.load-doubloons"))
         self.n = self.game.n
         self.goods = self.rules.goods
         self.root = self.captain.snapshot()
+        self.game_start_doubloons = [self.rules.players(self.game.n).doubloons] * self.game.n  # before the captain's lighthouse
         self.states = 0
         self._storage = [storage(b, self.rules) for b in self.game.boards]
         self._kinds = [tuple(b.goods) for b in self.game.boards]  # each board's kinds, fixed in the phase
@@ -213,8 +217,8 @@ class Shipping:
         """
         goods = tuple([tuple([v for _, v in held]) for held in snap[4]])
         if with_vp:
-            return (snap[3], goods, snap[1], snap[2], snap[5])
-        return (snap[3], goods, snap[1], snap[2])
+            return (snap[3], goods, snap[1], snap[2], snap[5], snap[9], snap[10])
+        return (snap[3], goods, snap[1], snap[2], snap[10])
 
     def settled(self) -> bool:
         """Is every future cargo load already decided, whatever the order of play?
@@ -252,7 +256,7 @@ class Shipping:
         c, n = self.captain, self.n
         moves = c.legal_moves()
         if forgone:
-            moves = [(p, m) for p, m in moves if not (forgone >> p & 1 and isinstance(m, WharfLoad))]
+            moves = [(p, m) for p, m in moves if not (forgone >> p & 1 and isinstance(m, (WharfLoad, SmallWharfLoad)))]
         q = next((p for p, m in moves if isinstance(m, Load)), None)
         if q is not None:
             if self.reduce:
@@ -272,7 +276,7 @@ class Shipping:
         """Make one choice of `dec` in the engine; the (skip, forgone) of the decision it leads to."""
         c, d = self.captain, dec.player
         assert d is not None
-        if dec.settled and not isinstance(move, WharfLoad) and c.may_use_wharf(d):
+        if dec.settled and not isinstance(move, (WharfLoad, SmallWharfLoad)) and (c.may_use_wharf(d) or c.may_use_small_wharf(d)):
             forgone |= 1 << d
         if move is not None:
             c.play(d, move)
@@ -443,6 +447,7 @@ class Shipping:
             if hit is not None:
                 return hit  # the same ends as an earlier settled state
             kinds = tuple([s.good for s in g.ships])
+            money = tuple([b.doubloons for b in boards])
             snap = c.snapshot()
             open_players = [p for p, rest in enumerate(rests) if len(rest.options) > 1]
             goods = [rest.options[0][1].goods for rest in rests]
@@ -457,7 +462,7 @@ class Shipping:
                     vps[p] = first_vps[p] + extra
                     choices[p] = rests[p].options[i][0]
                     counts = [a + b for a, b in zip(counts, more, strict=True)]
-                end: End = (tuple(zip(kinds, counts, strict=True)), tuple(goods), tuple(vps))
+                end: End = (tuple(zip(kinds, counts, strict=True)), tuple(goods), tuple(vps), money)
                 at = self._end_ids.get(end)
                 found.add(at if at is not None else self._intern(end, Route(parent, step, snap, skip, forgone, tuple(choices))))
             combined[signature] = result = frozenset(found)
@@ -515,17 +520,17 @@ class Shipping:
         for e in ids:
             hit = self._swaps.get((e, i, j))
             if hit is None:
-                ships, goods, vps = self._ends[e]
+                ships, goods, vps, money = self._ends[e]
                 moved = list(ships)
                 moved[i], moved[j] = ships[j], ships[i]
-                hit = self._swaps[(e, i, j)] = self._intern((tuple(moved), goods, vps), Swapped(e, i, j))
+                hit = self._swaps[(e, i, j)] = self._intern((tuple(moved), goods, vps, money), Swapped(e, i, j))
             out.add(hit)
         return out
 
     def _outcome(self, e: int) -> Outcome:
         """An end of the phase, stored and unloaded: each player's result and the ships after."""
-        ships, goods, vps = self._ends[e]
-        players = tuple([self._player_outcome(p, goods[p], vps[p]) for p in range(self.n)])
+        ships, goods, vps, money = self._ends[e]
+        players = tuple([self._player_outcome(p, goods[p], vps[p], money[p]) for p in range(self.n)])
         after = self._unloaded.get(ships)
         if after is None:  # the engine unloads: full ships are emptied, the others stay
             c, g = self.captain, self.game
@@ -535,9 +540,9 @@ class Shipping:
             after = self._unloaded[ships] = tuple(ShipRecord(s.size, s.good, s.count) for s in g.ships)
         return Outcome(players, after, e)
 
-    def _player_outcome(self, p: int, goods: Goods, vp: int) -> PlayerOutcome:
+    def _player_outcome(self, p: int, goods: Goods, vp: int, money: int) -> PlayerOutcome:
         """One player's result: VP, barrels shipped (since the position), kept and lost in storage."""
-        key = (p, goods, vp)
+        key = (p, goods, vp, money)
         hit = self._players.get(key)
         if hit is None:
             name = self.rules.name
@@ -547,7 +552,7 @@ class Shipping:
             shipped = {name(k): start.get(k, 0) - had.get(k, 0) for k in self.goods if start.get(k, 0) > had.get(k, 0)}
             kept = {name(k): keeps[k] for k in self.goods if keeps.get(k, 0) > 0}
             lost = {name(k): had.get(k, 0) - keeps.get(k, 0) for k in self.goods if had.get(k, 0) > keeps.get(k, 0)}
-            hit = self._players[key] = PlayerOutcome(vp, shipped, kept, lost)
+            hit = self._players[key] = PlayerOutcome(vp, shipped, kept, lost, money - self.game_start_doubloons[p])
         return hit
 
     def details(self, outcome: Outcome) -> Details:

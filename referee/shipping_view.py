@@ -16,7 +16,7 @@ from referee.records.moves import AnyMove
 from referee.records.position import Position, ShipRecord, read_position
 from referee.render import diagnostic_json, diagnostic_line
 from referee.rulesets.model import normalize
-from referee.shipping import Best, Outcome, ShippingResult, Step, calculate
+from referee.shipping import Best, Outcome, PlayerOutcome, ShippingResult, Step, calculate
 
 
 def ship_report(
@@ -68,9 +68,10 @@ def ship_json(file: str, result: ShippingResult) -> str:
     """One line of JSON: `{"file", "outcomes": [...], "best": null | {...}}` (formats.md section 3)."""
     names = [p.name for p in result.position.players]
     rules = result.position.rules
+    lighthouse = any(o_p.doubloons for o in result.outcomes for o_p in o.players)
     outcomes = []
     for o in result.outcomes:
-        players = {name: {"vp": p.vp, "shipped": p.shipped, "kept": p.kept, "lost": p.lost} for name, p in zip(names, o.players, strict=True)}
+        players = {name: _player_json(p, lighthouse) for name, p in zip(names, o.players, strict=True)}
         ships = {str(s.size): ({"good": rules.name(s.good), "count": s.count} if s.good is not None else None) for s in o.ships}
         outcomes.append({"players": players, "ships": ships})
     best: dict[str, Any] | None = None
@@ -78,6 +79,14 @@ def ship_json(file: str, result: ShippingResult) -> str:
         b = result.best
         best = {"player": names[b.player], "move": b.move.text(rules) if b.move is not None else None, "vp": b.vp}
     return json.dumps({"file": file, "outcomes": outcomes, "best": best}, ensure_ascii=False)
+
+
+def _player_json(p: PlayerOutcome, doubloons: bool) -> dict[str, Any]:
+    """A player's result; `doubloons` (gained from a lighthouse) only when some player gains any."""
+    out: dict[str, Any] = {"vp": p.vp, "shipped": p.shipped, "kept": p.kept, "lost": p.lost}
+    if doubloons:
+        out["doubloons"] = p.doubloons
+    return out
 
 
 # --- text ----------------------------------------------------------------------------------

@@ -718,7 +718,7 @@ MESSAGES = [
      None),
     ("keep", _fixture_keep("sugar, fruit"), "captain.keep", "Ines: sugar, fruit",
      ["Ines can keep 1", "not sugar, fruit"],
-     "captain.keep: 'Ines can keep 1 barrel, not sugar, fruit' (referee/engine/phases/captain.py, Captain._kept)"),
+     None),
     ("vp-token", _hidden_market_pay_vp(), "builder.black-market", "pay vp",
      ["Cleo has no VP token to pay with"], None),
     ("planter-move", _log("""

@@ -178,7 +178,18 @@ class WharfLoad(Move):
         return f"{_word(rules, 'ship.private-ship', 'wharf')} {_n(rules, self.good)}"
 
 
-AnyMove = Pass | Settle | Arrange | Build | Extra | Sell | Load | WharfLoad
+class SmallWharfLoad(Move):
+    """Captain phase: barrels of any kinds shipped on the player's small wharf (expansion)."""
+
+    kind: Literal["small-wharf"] = "small-wharf"
+    goods: tuple[tuple[str, int], ...]
+
+    def text(self, rules: Rules | None = None) -> str:
+        items = ", ".join(f"{_n(rules, g)} {n}" for g, n in self.goods)
+        return f"{_word(rules, 'ship.small-wharf', 'small wharf')} {items}"
+
+
+AnyMove = Pass | Settle | Arrange | Build | Extra | Sell | Load | WharfLoad | SmallWharfLoad
 
 
 class Keep(Move):
@@ -423,6 +434,19 @@ _LOAD = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>\d+
 
 def _captain(text: str, rules: Rules) -> AnyMove:
     clauses = _clauses(text)
+    small = _leading_building(rules, clauses[0], "ship.small-wharf")
+    if small is not None:
+        goods: list[tuple[str, int]] = []
+        for clause in [small[1], *clauses[1:]]:
+            words = clause.split(" ")
+            count = _number(words[-1], f"the barrels of '{clause}'") if len(words) > 1 and _INT.match(words[-1]) else 1
+            name = " ".join(words[:-1]) if len(words) > 1 and _INT.match(words[-1]) else clause
+            good = _good(rules, name)
+            if any(g == good for g, _ in goods):
+                raise MoveError(f"'{rules.name(good)}' is written twice")
+            if count:
+                goods.append((good, count))
+        return SmallWharfLoad.model_construct(goods=tuple(goods))
     if len(clauses) != 1:
         raise MoveError(f"a captain move loads one kind: '[count] <good> [on <ship size>]', not '{text}'")
     clause = clauses[0]
@@ -432,9 +456,9 @@ def _captain(text: str, rules: Rules) -> AnyMove:
     m = _LOAD.match(clause)
     if m is None:  # pragma: no cover - the pattern matches any non-empty text
         raise MoveError(f"cannot read the load '{clause}'")
-    count = _number(m["count"], "the count") if m["count"] else None
+    barrels = _number(m["count"], "the count") if m["count"] else None
     ship = _number(m["ship"], "the ship size") if m["ship"] else None
-    return Load.model_construct(good=_good(rules, m["good"]), count=count, ship=ship)
+    return Load.model_construct(good=_good(rules, m["good"]), count=barrels, ship=ship)
 
 
 def parse_keep(text: str, rules: Rules) -> Keep:

@@ -12,9 +12,9 @@ from itertools import combinations
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase
 from referee.engine.state import Board, CargoShip
-from referee.engine.text import listing
-from referee.records.moves import AnyMove, Keep, Load, Pass, WharfLoad
-from referee.rulesets.model import ShipLoadVp, StoreBarrels, StoreKinds
+from referee.engine.text import count, listing
+from referee.records.moves import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
+from referee.rulesets.model import ShipLoadDoubloons, ShipLoadVp, ShipPairsVp, ShipSmallWharf, StoreBarrels, StoreKinds
 from referee.rulesets.rules import Rules
 
 
@@ -140,6 +140,8 @@ CaptainSnapshot = tuple[
     tuple[tuple[str, int], ...],
     int,
     tuple[str, ...],
+    tuple[int, ...],
+    frozenset[int],
 ]
 
 
@@ -147,6 +149,24 @@ CaptainSnapshot = tuple[
 def _load_move(good: str, count: int, ship: int) -> Load:
     """A cargo-ship load as the log writes it in full (moves are immutable: shared)."""
     return Load(good=good, count=count, ship=ship)
+
+
+def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
+    """Every choice of barrels for a small wharf: any number of each kind held, not none."""
+    kinds = [(good, have) for good, have in board.goods.items() if have > 0]
+    out: list[SmallWharfLoad] = []
+
+    def go(i: int, acc: tuple[tuple[str, int], ...]) -> None:
+        if i == len(kinds):
+            if acc:
+                out.append(SmallWharfLoad.model_construct(goods=acc))
+            return
+        good, have = kinds[i]
+        for n in range(have + 1):
+            go(i + 1, (*acc, (good, n)) if n else acc)
+
+    go(0, ())
+    return out
 
 
 @lru_cache(maxsize=256)
@@ -163,11 +183,25 @@ class Captain(Phase):
     def start(self) -> None:
         self.pointer = self.chooser  # the first player the turn may fall on
         self.wharf_used: set[int] = set()
+        self.small_wharf_used: set[int] = set()
         self.loaded: set[int] = set()
         self.on_start()
 
+    def copy_state(self) -> None:
+        self.wharf_used = set(self.wharf_used)
+        self.small_wharf_used = set(self.small_wharf_used)
+        self.loaded = set(self.loaded)
+
     def on_start(self) -> None:
-        """Powers at the start of the phase (union hall, lighthouse in the expansion)."""
+        """Powers at the start of the phase: the captain's lighthouse doubloons; each union hall
+        owner's VP for pairs of barrels, before their first load (rules-data.md B3)."""
+        rules = self.rules
+        for lighthouse in self.board(self.chooser).powers(rules, ShipLoadDoubloons):
+            self.board(self.chooser).doubloons += lighthouse.captain
+        for p in self.order:
+            b = self.board(p)
+            for hall in b.powers(rules, ShipPairsVp):
+                self.g.give_vp(p, hall.vp_per_pair * sum(n // 2 for n in b.goods.values()))
 
     # --- whose turn ----------------------------------------------------------------------
 
@@ -215,13 +249,16 @@ class Captain(Phase):
             if p != q:
                 raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
             self.load(p, move)
-        elif isinstance(move, WharfLoad):
+        elif isinstance(move, (WharfLoad, SmallWharfLoad)):
             if q is not None and dist(p) > dist(q):
                 raise RuleViolation(
                     "turn.not-your-turn",
                     f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}",
                 )
-            self.use_wharf(p, move.good)
+            if isinstance(move, WharfLoad):
+                self.use_wharf(p, move.good)
+            else:
+                self.use_small_wharf(p, move)
         else:
             self.special(p, move, q)
         self.pointer = (p + 1) % n
@@ -320,8 +357,38 @@ class Captain(Phase):
         self.wharf_used.add(p)
         self.after_load(p, amount)
 
+    def may_use_small_wharf(self, p: int) -> bool:
+        b = self.board(p)
+        return p not in self.small_wharf_used and b.barrels() > 0 and b.has(self.rules, "ship.small-wharf")
+
+    def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
+        """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
+        rules, b = self.rules, self.board(p)
+        powers = b.powers(rules, ShipSmallWharf)
+        names = listing([x.name for x in rules.with_effect("ship.small-wharf")], "or")
+        if not powers:
+            raise RuleViolation("captain.small-wharf", f"{self.who(p)} has no occupied {names}")
+        if p in self.small_wharf_used:
+            raise RuleViolation("captain.small-wharf-used", f"{self.who(p)} has already used their {names} in {self.title}: once per phase")
+        if not move.goods:
+            raise RuleViolation("captain.small-wharf", f"the {names} ships at least one {rules.terms.barrel[0]}")
+        for good, n in move.goods:
+            if b.goods.get(good, 0) < n:
+                raise RuleViolation("captain.no-barrel", f"{self.who(p)} has {b.goods.get(good, 0)} {self.nm(good)}, not {n}, for their {names}")
+        for good, n in move.goods:
+            b.goods[good] -= n
+            self.g.goods_supply[good] += n
+        self.small_wharf_used.add(p)
+        power = powers[0]
+        vp = sum(n for _, n in move.goods) // power.barrels_per_vp
+        if power.counts_as_load:
+            self.after_load(p, vp)
+        else:
+            self.g.give_vp(p, vp)
+
     def after_load(self, p: int, barrels: int) -> None:
-        """VP for a load: 1 per barrel, the captain's privilege on their first load, harbors."""
+        """VP for a load: 1 per barrel (or as a small wharf gives), the captain's privilege on
+        their first load, harbors; then the other rewards of a load (lighthouse)."""
         rules, b = self.rules, self.board(p)
         vp = barrels
         if p == self.chooser and p not in self.loaded:
@@ -333,7 +400,10 @@ class Captain(Phase):
         self.on_load(p)
 
     def on_load(self, p: int) -> None:
-        """Other rewards of a load (the lighthouse, in the expansion)."""
+        """Other rewards of a load: doubloons from a lighthouse."""
+        b = self.board(p)
+        for lighthouse in b.powers(self.rules, ShipLoadDoubloons):
+            b.doubloons += lighthouse.per_load
 
     # --- the end -------------------------------------------------------------------------
 
@@ -403,9 +473,10 @@ class Captain(Phase):
                 raise RuleViolation("captain.keep", f"{self.who(p)} has {have} {self.nm(good)}, not {want}")
             kept[good] = want
         if not keep_fits(kept, kinds, barrels):
-            room = f"{barrels} barrel" + ("s" if barrels != 1 else "")
+            t = self.rules.terms
+            room = count(barrels, t.barrel)
             if kinds:
-                room += f" and every barrel of {kinds} kind{'s' if kinds != 1 else ''}"
+                room += f" and every {t.barrel[0]} of {kinds} kind{'s' if kinds != 1 else ''}"
             raise RuleViolation(
                 "captain.keep",
                 f"{self.who(p)} can keep {room}, not {Keep(items=spec.items).text(self.rules)}",
@@ -445,6 +516,8 @@ class Captain(Phase):
                 for good, have in self.board(p).goods.items():
                     if have > 0:
                         out.append((p, _wharf_move(good)))
+            if self.may_use_small_wharf(p):
+                out.extend((p, m) for m in _small_wharf_moves(self.board(p)))
             if q == p:
                 break  # nobody after the next loader may move before them
         return out
@@ -462,17 +535,22 @@ class Captain(Phase):
             tuple(g.goods_supply.items()),
             g.vp_chips,
             tuple(g.triggers),
+            tuple(b.doubloons for b in g.boards),
+            frozenset(self.small_wharf_used),
         )
 
     def restore(self, snap: CaptainSnapshot) -> None:
         """Put back a state taken by `snapshot` (ships, barrels, VP, supplies, turn, wharfs)."""
         g = self.g
-        pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers = snap
+        pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers, doubloons, small_wharf_used = snap
+        self.small_wharf_used = set(small_wharf_used)
+        for board, money in zip(g.boards, doubloons, strict=True):
+            board.doubloons = money
         self.pointer = pointer
         self.wharf_used = set(wharf_used)
         self.loaded = set(loaded)
-        for ship, (good, count) in zip(g.ships, ships, strict=True):
-            ship.good, ship.count = good, count
+        for ship, (good, held_count) in zip(g.ships, ships, strict=True):
+            ship.good, ship.count = good, held_count
         for board, held, vp in zip(g.boards, goods, vps, strict=True):
             board.goods = dict(held)
             board.vp = vp
