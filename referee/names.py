@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import difflib
 
-from referee.rulesets.model import normalize
-
 __all__ = ["did_you_mean", "normalize"]
+
+
+def normalize(name: str) -> str:
+    """Names match case-insensitively with space, '-' and '_' alike (formats.md section 0)."""
+    return " ".join(name.replace("-", " ").replace("_", " ").lower().split())
 
 
 def did_you_mean(text: str, known: dict[str, str], limit: int = 3) -> str:

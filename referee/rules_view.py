@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from referee.engine.text import a, count
-from referee.rulesets.model import Building
-from referee.rulesets.rules import BUILDING, Rules, UnknownName
+from referee.rulesets.compiled import plain
+from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
 
 
 def power(b: Building, rules: Rules) -> str:
@@ -18,7 +18,7 @@ def power(b: Building, rules: Rules) -> str:
     e = b.effect
     if e is None:
         return "no power" if b.circles == 0 else "-"
-    params = e.model_dump(exclude={"id"})
+    params = {k: v for k, v in vars(e).items() if k != "id"}
     text = {
         "trade.bonus": "+{doubloons} " + t.doubloon[0] + "(s) per sale",
         "trade.any-kind": "may sell a kind already in the " + t.trading_house,
@@ -172,5 +172,5 @@ def _building_text(rules: Rules, name: str) -> str:
 def rules_json(rules: Rules, building: str | None = None) -> str:
     """The ruleset (or one building) as JSON."""
     if building is not None:
-        return json.dumps(_find_building(rules, building).model_dump(mode="json"), ensure_ascii=False)
-    return json.dumps(rules.model.model_dump(mode="json"), ensure_ascii=False)
+        return json.dumps(plain(_find_building(rules, building)), ensure_ascii=False)
+    return json.dumps(plain(rules.model), ensure_ascii=False)

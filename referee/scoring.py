@@ -10,8 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from referee.engine.state import Board
-from referee.rulesets.model import Building
-from referee.rulesets.rules import Rules
+from referee.rulesets.rules import Building, Rules
 
 
 @dataclass(slots=True)

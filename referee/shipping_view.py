@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+from referee.names import normalize
 from referee.records.moves import AnyMove
 from referee.records.position import Position, ShipRecord, read_position
 from referee.render import diagnostic_json, diagnostic_line
-from referee.rulesets.model import normalize
 from referee.shipping import Best, Outcome, PlayerOutcome, ShippingResult, Step, calculate
 
 

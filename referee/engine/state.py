@@ -7,12 +7,9 @@ prints. Plain slotted dataclasses keep replay fast (tens of thousands of moves p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any
 
-from referee.rulesets.model import Building, Model, effect_id
-from referee.rulesets.rules import Rules
-
-E = TypeVar("E", bound=Model)
+from referee.rulesets.rules import Building, Rules
 
 # End conditions (the game ends at the end of the round, or phase, in which one occurs).
 COLONISTS, CITY, VP = "colonists", "city", "vp"
@@ -51,9 +48,9 @@ class Board:
         """The player's occupied buildings whose power is `effect`."""
         return [b for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
 
-    def powers(self, rules: Rules, kind: type[E]) -> list[E]:
-        """The parameters of the player's occupied buildings with power `kind` (one per building)."""
-        return [b.effect for b in rules.with_effect(effect_id(kind)) if self.buildings.get(b.id, 0) > 0 and isinstance(b.effect, kind)]
+    def powers(self, rules: Rules, effect: str) -> list[Any]:
+        """The parameters of the player's occupied buildings with power `effect` (one per building)."""
+        return [b.effect for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
 
     def has(self, rules: Rules, effect: str) -> bool:
         """Does the player have an occupied building with `effect`?"""

@@ -13,12 +13,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
-from referee.names import did_you_mean
+from referee.names import did_you_mean, normalize
 from referee.records.modelcheck import validate
 from referee.records.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
 from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import load_ruleset
-from referee.rulesets.model import normalize
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 
 PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")

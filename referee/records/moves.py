@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from referee.rulesets.model import normalize
+from referee.names import normalize
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
 
 MAX_NUMBER = 999

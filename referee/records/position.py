@@ -17,10 +17,10 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.names import normalize
 from referee.records.modelcheck import validate
 from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import load_ruleset
-from referee.rulesets.model import normalize
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
 
 _CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>\d+)\s*$")

@@ -14,12 +14,13 @@ import pickle
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.records.modelcheck import validate
 from referee.records.source import YNode, read_yaml
 from referee.resources import data_dir
-from referee.rulesets.model import Ruleset
+from referee.rulesets.compiled import Spec, compile_model
 from referee.rulesets.rules import Rules
 
 _ID_LISTS = ("goods", "roles", "buildings")
@@ -57,12 +58,15 @@ def _load(path: str) -> Rules:
     cached = _cache_read(key)
     if cached is not None:
         return Rules(cached)
-    model = _validate(layers, path)
+    model = compile_model(_validate(layers, path))
     _cache_write(key, model)
     return Rules(model)
 
 
-def _validate(layers: list[YNode], path: str) -> Ruleset:
+def _validate(layers: list[YNode], path: str) -> Any:
+    """The merged layers checked by the pydantic models (imported only here, on a cache miss)."""
+    from referee.rulesets.model import Ruleset
+
     merged = layers[0]
     for layer in layers[1:]:
         merged = _merge(merged, layer)
@@ -87,16 +91,15 @@ def _cache_dir() -> Path | None:
 
 def _cache_key(layers: list[YNode]) -> str:
     from referee import __version__
-    from referee.rulesets import model
-
-    # The models' source is part of the key: a cached object must match the classes that read it.
-    digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode() + Path(model.__file__).read_bytes())
+    # The models' source is part of the key: a cached ruleset must be what they would check.
+    here = Path(__file__).parent
+    digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode() + (here / "model.py").read_bytes() + (here / "compiled.py").read_bytes())
     for layer in layers:
         digest.update(layer.file.encode() + b"\0" + _BYTES.get(layer.file, b""))
     return digest.hexdigest()[:40]
 
 
-def _cache_read(key: str) -> Ruleset | None:
+def _cache_read(key: str) -> Spec | None:
     directory = _cache_dir()
     if directory is None:
         return None
@@ -105,10 +108,10 @@ def _cache_read(key: str) -> Ruleset | None:
             model = pickle.load(fh)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
-    return model if isinstance(model, Ruleset) else None
+    return model if isinstance(model, Spec) else None
 
 
-def _cache_write(key: str, model: Ruleset) -> None:
+def _cache_write(key: str, model: Spec) -> None:
     directory = _cache_dir()
     if directory is None:
         return

@@ -11,6 +11,8 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from referee.names import normalize
+
 PHASES = ("settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector")
 BuildingKind = Literal["small-production", "large-production", "small-violet", "large-violet"]
 
@@ -460,8 +462,3 @@ class Ruleset(Model):
             if sum(pc.roles.values()) < n * pc.roles_per_player:
                 raise ValueError(f"player count {n}: fewer role cards than players")
         return self
-
-
-def normalize(name: str) -> str:
-    """Names match case-insensitively with space, '-' and '_' alike (formats.md section 0)."""
-    return " ".join(name.replace("-", " ").replace("_", " ").lower().split())

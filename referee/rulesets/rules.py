@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any, TypeAlias
 
-from referee.names import did_you_mean
-from referee.rulesets.model import Building, Good, PlayerCount, Role, Ruleset, normalize
+from referee.names import did_you_mean, normalize
 
 # Name categories a log can use.
 GOOD, QUARRY, BUILDING, ROLE = "good", "quarry", "building", "role"
@@ -15,10 +15,20 @@ class UnknownName(ValueError):
     """A name that the ruleset does not know; the message lists the closest known names."""
 
 
-class Rules:
-    """A validated ruleset with lookups: by id, by effect id, and by any accepted name."""
+# Parts of a compiled ruleset (referee.rulesets.compiled): plain objects with the models' fields.
+Building: TypeAlias = Any
+Good: TypeAlias = Any
+PlayerCount: TypeAlias = Any
+Role: TypeAlias = Any
 
-    def __init__(self, model: Ruleset) -> None:
+
+class Rules:
+    """A validated ruleset with lookups: by id, by effect id, and by any accepted name.
+
+    `model` is the compiled ruleset (plain objects with the fields of `referee.rulesets.model`).
+    """
+
+    def __init__(self, model: Any) -> None:
         self.model = model
         self.id = model.id
         self.terms = model.terms

@@ -7,7 +7,7 @@ from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
 from referee.engine.text import listing
 from referee.records.moves import SAN_JUAN, AnyMove, Build
-from referee.rulesets.model import BuildBlackMarket, Building, BuildVp, SettleForest
+from referee.rulesets.rules import Building
 
 
 class Builder(TurnPhase):
@@ -31,7 +31,7 @@ class Builder(TurnPhase):
 
     def extra_discount(self, p: int, building: Building, parts: list[str]) -> int:
         """Discounts from building powers: forests (forest house), with no column limit."""
-        houses = self.board(p).powers(self.rules, SettleForest)
+        houses = self.board(p).powers(self.rules, "settle.forest")
         forests = self.board(p).island.get("forest", 0)
         if not houses or not forests:
             return 0
@@ -89,7 +89,7 @@ class Builder(TurnPhase):
         """The doubloons still to pay after black-market payments, which are only allowed
         when they make the player spend all their money (rules-data.md B3)."""
         rules, b = self.rules, self.board(p)
-        markets = b.powers(rules, BuildBlackMarket)
+        markets = b.powers(rules, "build.black-market")
         names = listing([x.name for x in rules.with_effect("build.black-market")], "or")
         if not markets:
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no occupied {names}: the price is paid in {rules.terms.doubloon[1]}")
@@ -112,7 +112,7 @@ class Builder(TurnPhase):
     def pay_black_market(self, p: int, move: Build) -> None:
         """Take the colonist, the barrel and the VP chip paid in kind."""
         g, rules, b = self.g, self.rules, self.board(p)
-        market = b.powers(rules, BuildBlackMarket)[0]
+        market = b.powers(rules, "build.black-market")[0]
         place = move.pay_colonist
         if place is not None:
             if place == SAN_JUAN:
@@ -145,7 +145,7 @@ class Builder(TurnPhase):
 
     def after_build(self, p: int, building: Building) -> None:
         """Powers that reward building: VP by the building's column (church)."""
-        for church in self.board(p).powers(self.rules, BuildVp):
+        for church in self.board(p).powers(self.rules, "build.vp"):
             self.g.give_vp(p, church.vp.get(building.column, 0))
 
     def waiting(self) -> str:

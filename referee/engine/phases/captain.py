@@ -14,7 +14,6 @@ from referee.engine.phases.base import Phase
 from referee.engine.state import Board, CargoShip
 from referee.engine.text import count, listing
 from referee.records.moves import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
-from referee.rulesets.model import ShipLoadDoubloons, ShipLoadVp, ShipPairsVp, ShipSmallWharf, StoreBarrels, StoreKinds
 from referee.rulesets.rules import Rules
 
 
@@ -57,8 +56,8 @@ def can_load(board: Board, ships: list[CargoShip]) -> bool:
 
 def storage(board: Board, rules: Rules) -> tuple[int, int]:
     """(kinds kept whole, single barrels kept) after a captain phase: warehouses, windrose, storehouse."""
-    kinds = sum(e.kinds for e in board.powers(rules, StoreKinds))
-    barrels = rules.model.windrose_barrels + sum(e.barrels for e in board.powers(rules, StoreBarrels))
+    kinds = sum(e.kinds for e in board.powers(rules, "store.kinds"))
+    barrels = rules.model.windrose_barrels + sum(e.barrels for e in board.powers(rules, "store.barrels"))
     return kinds, barrels
 
 
@@ -196,11 +195,11 @@ class Captain(Phase):
         """Powers at the start of the phase: the captain's lighthouse doubloons; each union hall
         owner's VP for pairs of barrels, before their first load (rules-data.md B3)."""
         rules = self.rules
-        for lighthouse in self.board(self.chooser).powers(rules, ShipLoadDoubloons):
+        for lighthouse in self.board(self.chooser).powers(rules, "ship.load-doubloons"):
             self.board(self.chooser).doubloons += lighthouse.captain
         for p in self.order:
             b = self.board(p)
-            for hall in b.powers(rules, ShipPairsVp):
+            for hall in b.powers(rules, "ship.pairs-vp"):
                 self.g.give_vp(p, hall.vp_per_pair * sum(n // 2 for n in b.goods.values()))
 
     # --- whose turn ----------------------------------------------------------------------
@@ -351,7 +350,7 @@ class Captain(Phase):
         have = b.goods.get(good, 0)
         if have <= 0:
             raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {names}")
-        amount = min(have, wharfs[0].effect.capacity)  # type: ignore[union-attr]
+        amount = min(have, wharfs[0].effect.capacity)
         b.goods[good] = have - amount
         self.g.goods_supply[good] += amount
         self.wharf_used.add(p)
@@ -364,7 +363,7 @@ class Captain(Phase):
     def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
         rules, b = self.rules, self.board(p)
-        powers = b.powers(rules, ShipSmallWharf)
+        powers = b.powers(rules, "ship.small-wharf")
         names = listing([x.name for x in rules.with_effect("ship.small-wharf")], "or")
         if not powers:
             raise RuleViolation("captain.small-wharf", f"{self.who(p)} has no occupied {names}")
@@ -393,7 +392,7 @@ class Captain(Phase):
         vp = barrels
         if p == self.chooser and p not in self.loaded:
             vp += rules.role["captain"].privilege * (2 if b.has(rules, "privilege.double") else 1)
-        for harbor in b.powers(rules, ShipLoadVp):
+        for harbor in b.powers(rules, "ship.load-vp"):
             vp += harbor.vp
         self.loaded.add(p)
         self.g.give_vp(p, vp)
@@ -402,7 +401,7 @@ class Captain(Phase):
     def on_load(self, p: int) -> None:
         """Other rewards of a load: doubloons from a lighthouse."""
         b = self.board(p)
-        for lighthouse in b.powers(self.rules, ShipLoadDoubloons):
+        for lighthouse in b.powers(self.rules, "ship.load-doubloons"):
             b.doubloons += lighthouse.per_load
 
     # --- the end -------------------------------------------------------------------------

@@ -7,7 +7,6 @@ from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.text import count, listing
 from referee.records.moves import AnyMove, Extra, Keep, Pass
-from referee.rulesets.model import CraftExtraBarrel, CraftKindsBonus, CraftMostKind
 from referee.rulesets.rules import Rules
 
 
@@ -40,7 +39,7 @@ class Craftsman(Phase):
                     made[good] = got
             self.produced[p] = made
             self.after_production(p, made)
-            for factory in b.powers(rules, CraftKindsBonus):
+            for factory in b.powers(rules, "craft.kinds-bonus"):
                 b.doubloons += factory.doubloons.get(len(made), 0)
         self.extra_done = False
 
@@ -51,7 +50,7 @@ class Craftsman(Phase):
         """Powers that add to production: an extra barrel of a kind made in a large production
         building (aqueduct); doubloons for the most barrels of one kind (specialty factory)."""
         g, rules, b = self.g, self.rules, self.board(p)
-        for aqueduct in b.powers(rules, CraftExtraBarrel):
+        for aqueduct in b.powers(rules, "craft.extra-barrel"):
             for good in aqueduct.goods:
                 in_large = any(
                     rules.building[x].produces == good and rules.building[x].kind == aqueduct.building_kind and n > 0 for x, n in b.buildings.items()
@@ -60,7 +59,7 @@ class Craftsman(Phase):
                     g.goods_supply[good] -= 1
                     b.goods[good] = b.goods.get(good, 0) + 1
                     made[good] += 1
-        for factory in b.powers(rules, CraftMostKind):
+        for factory in b.powers(rules, "craft.most-kind"):
             most = max((n for k, n in made.items() if k not in factory.exclude), default=0)
             b.doubloons += max(0, most - 1)
 

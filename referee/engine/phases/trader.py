@@ -6,7 +6,6 @@ from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.text import count, listing
 from referee.records.moves import AnyMove, Keep, Sell
-from referee.rulesets.model import TradeBonus, TradeOwnPost
 
 
 class Trader(TurnPhase):
@@ -37,7 +36,6 @@ class Trader(TurnPhase):
             total += privilege
             parts.append(f"{self.nm('trader')} +{privilege}")
         for market in b.active(rules, "trade.bonus") if markets else ():
-            assert isinstance(market.effect, TradeBonus)
             total += market.effect.doubloons
             parts.append(f"{market.name} +{market.effect.doubloons}")
         return total, ", ".join(parts)
@@ -83,7 +81,7 @@ class Trader(TurnPhase):
         """A sale to the player's own trading post: any kind, even with the house full; the
         barrel returns to the supply; markets only if the ruleset says so."""
         g, rules, b = self.g, self.rules, self.board(p)
-        posts = b.powers(rules, TradeOwnPost)
+        posts = b.powers(rules, "trade.own-post")
         names = listing([x.name for x in rules.with_effect("trade.own-post")], "or")
         if not posts:
             raise RuleViolation("trader.trading-post", f"{self.who(p)} has no occupied {names}")
