@@ -133,13 +133,36 @@ class SchemaKind(str, Enum):
 
 
 @app.command()
-def schema(kind: Annotated[SchemaKind, typer.Argument(help="Which document's schema.", show_default=False)]) -> None:
-    """Print the JSON Schema of a game log, score sheet, shipping position or ruleset."""
+def schema(
+    kind: Annotated[SchemaKind, typer.Argument(help="Which document's schema.", show_default=False)],
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Checked to exist; the schemas are the same for every ruleset (names are matched when a document is read).")] = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """Print the JSON Schema of a game log, score sheet, shipping position or ruleset.
+
+    The schema is JSON in both formats: text indents it, json prints it on one line."""
     import json
 
     from referee.schemas import schema_for
 
-    print(json.dumps(schema_for(kind.value), indent=2, ensure_ascii=False))
+    if ruleset is not None:
+        _ruleset_or_exit(ruleset)
+    schema = schema_for(kind.value)
+    print(json.dumps(schema, ensure_ascii=False) if format is Format.json else json.dumps(schema, indent=2, ensure_ascii=False))
+
+
+def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
+    """The ruleset, or its diagnostics and exit code 2."""
+    from referee.diagnostics import InputError
+    from referee.render import diagnostic_line
+    from referee.rulesets.load import load_ruleset
+
+    try:
+        return load_ruleset(name, Path.cwd())
+    except InputError as exc:
+        for d in exc.diagnostics:
+            print(diagnostic_line(d, name))
+        raise typer.Exit(2) from None
 
 
 @app.command()
@@ -147,19 +170,14 @@ def rules(
     ruleset: Annotated[str, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, ...) or a path.")] = "base",
     building: Annotated[str | None, typer.Option("--building", "-b", help="Show one building in detail.")] = None,
     format: FormatOption = Format.text,
+    override: Annotated[str | None, typer.Option("--ruleset", "-r", help="The ruleset to show (instead of RULESET).")] = None,
 ) -> None:
     """The ruleset's buildings and numbers as readable tables."""
-    from referee.diagnostics import InputError
-    from referee.render import diagnostic_line
     from referee.rules_view import rules_json, rules_text
-    from referee.rulesets.load import load_ruleset
 
-    try:
-        loaded = load_ruleset(ruleset, Path.cwd())
-    except InputError as exc:
-        for d in exc.diagnostics:
-            print(diagnostic_line(d, ruleset))
-        raise typer.Exit(2) from None
+    if override is not None:
+        ruleset = override
+    loaded = _ruleset_or_exit(ruleset)
     try:
         if format is Format.json:
             print(rules_json(loaded, building))
@@ -178,18 +196,10 @@ def play(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the log to this file instead of standard output.")] = None,
 ) -> None:
     """Play a complete random legal game and print it as a canonical game log."""
-    from referee.diagnostics import InputError
     from referee.play import play as play_game
     from referee.play import to_log
-    from referee.render import diagnostic_line
-    from referee.rulesets.load import load_ruleset
 
-    try:
-        rules = load_ruleset(ruleset, Path.cwd())
-    except InputError as exc:
-        for d in exc.diagnostics:
-            print(diagnostic_line(d, ruleset))
-        raise typer.Exit(2) from None
+    rules = _ruleset_or_exit(ruleset)
     if players not in rules.model.player_counts:
         print(f"{ruleset}: error[play.players]: the {rules.id} ruleset is for {', '.join(str(n) for n in sorted(rules.model.player_counts))} players, not {players}")
         raise typer.Exit(2)
