@@ -17,7 +17,7 @@ from referee.engine.text import count as counted
 from referee.records.modelcheck import validate
 from referee.records.source import YNode, read_yaml
 from referee.report import LogReport
-from referee.rulesets.load import load_ruleset
+from referee.rulesets.load import ruleset_of
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
 from referee.scoring import score
 
@@ -51,12 +51,7 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
     if not root.is_map:
         raise InputError([Diagnostic("sheet.not-a-mapping", "a score sheet is a mapping with ruleset and players", root.location, READ_ERROR)])
     sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
-    name = ruleset if ruleset is not None else root.value["ruleset"].text()
-    try:
-        rules = load_ruleset(name, base_dir)
-    except InputError as exc:
-        at = root.value["ruleset"].location
-        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
+    rules = ruleset_of(root, ruleset, base_dir)
     return rules, _boards(root, sheet, rules)
 
 

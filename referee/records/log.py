@@ -17,7 +17,7 @@ from referee.names import did_you_mean, normalize
 from referee.records.modelcheck import validate
 from referee.records.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
 from referee.records.source import YNode, read_yaml
-from referee.rulesets.load import load_ruleset
+from referee.rulesets.load import ruleset_of
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 
 PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
@@ -136,7 +136,7 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
     if not _plainly_valid(root):  # the model speaks for every problem of shape
         validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
-    rules = _rules(root, ruleset, base_dir)
+    rules = ruleset_of(root, ruleset, base_dir)
     return _resolve(root, rules, file)
 
 
@@ -199,15 +199,6 @@ def _check_selection_key(rules: Rules, setup: YNode, errors: _Errors) -> None:
         errors.add("log.schema", f"setup.buildings is required with the {rules.id} ruleset: the violet buildings chosen for this game", setup.location)
     elif rules.model.selection is None and node is not None:
         errors.add("log.schema", f"setup.buildings is only for rulesets that choose buildings before the game; {rules.id} uses them all", setup.key_location("buildings"))
-
-
-def _rules(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
-    name = override if override is not None else root.value["ruleset"].text()
-    try:
-        return load_ruleset(name, base_dir)
-    except InputError as exc:
-        at = root.value["ruleset"].location if override is None else Location(root.file, 1, 1)
-        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
 
 
 class _Players:

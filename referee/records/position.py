@@ -20,7 +20,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import normalize
 from referee.records.modelcheck import validate
 from referee.records.source import YNode, read_yaml
-from referee.rulesets.load import load_ruleset
+from referee.rulesets.load import ruleset_of
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
 
 _CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>\d+)\s*$")
@@ -113,17 +113,8 @@ def read_position(data: bytes | str, file: str, ruleset: str | None = None, base
     if not root.is_map:
         raise InputError([Diagnostic("position.not-a-mapping", "a shipping position is a mapping with ruleset, ships and players", root.location, READ_ERROR)])
     model = validate(PositionModel, root.plain(), root, "position.schema", "a shipping position")
-    rules = _rules(root, ruleset, base_dir)
+    rules = ruleset_of(root, ruleset, base_dir)
     return _check(root, model, rules, file)
-
-
-def _rules(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
-    name = override if override is not None else root.value["ruleset"].text()
-    try:
-        return load_ruleset(name, base_dir)
-    except InputError as exc:
-        at = root.value["ruleset"].location if override is None else Location(root.file, 1, 1)
-        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
 
 
 def _sizes(sizes: list[int] | tuple[int, ...]) -> str:

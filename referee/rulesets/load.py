@@ -51,6 +51,17 @@ def load_ruleset(name: str, relative_to: Path | None = None) -> Rules:
     return _load(str(path.resolve()))
 
 
+def ruleset_of(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
+    """The ruleset a document names in its `ruleset` key (or `override`, from --ruleset), with
+    its problems placed at that key (or at the top of the document)."""
+    name = override if override is not None else root.value["ruleset"].text()
+    try:
+        return load_ruleset(name, base_dir)
+    except InputError as exc:
+        at = root.value["ruleset"].location if override is None else root.location
+        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
+
+
 @lru_cache(maxsize=16)
 def _load(path: str) -> Rules:
     layers = _layers(Path(path), ())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase
@@ -338,19 +339,25 @@ class Captain(Phase):
             return f"{self.nm(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
         return "it cannot take it"  # pragma: no cover
 
+    def _once_a_phase(self, p: int, effect: str, used: set[int], rule: str) -> tuple[Any, str]:
+        """The player's private-ship power (wharf, small wharf) and its name; refused when the
+        player has none occupied, or has used it in this phase."""
+        powers = self.board(p).powers(self.rules, effect)
+        names = listing([x.name for x in self.rules.with_effect(effect)], "or")
+        if not powers:
+            raise RuleViolation(rule, f"{self.who(p)} has no occupied {names}")
+        if p in used:
+            raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {names} in {self.title}: once per phase")
+        return powers[0], names
+
     def use_wharf(self, p: int, good: str) -> None:
         """Every barrel of one kind onto the player's private ship, once per phase."""
-        rules, b = self.rules, self.board(p)
-        wharfs = b.active(rules, "ship.private-ship")
-        names = listing([x.name for x in rules.with_effect("ship.private-ship")], "or")
-        if not wharfs:
-            raise RuleViolation("captain.wharf", f"{self.who(p)} has no occupied {names}")
-        if p in self.wharf_used:
-            raise RuleViolation("captain.wharf-used", f"{self.who(p)} has already used their {names} in {self.title}: once per phase")
+        b = self.board(p)
+        wharf, names = self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
         have = b.goods.get(good, 0)
         if have <= 0:
             raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {names}")
-        amount = min(have, wharfs[0].effect.capacity)
+        amount = min(have, wharf.capacity)
         b.goods[good] = have - amount
         self.g.goods_supply[good] += amount
         self.wharf_used.add(p)
@@ -363,12 +370,7 @@ class Captain(Phase):
     def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
         rules, b = self.rules, self.board(p)
-        powers = b.powers(rules, "ship.small-wharf")
-        names = listing([x.name for x in rules.with_effect("ship.small-wharf")], "or")
-        if not powers:
-            raise RuleViolation("captain.small-wharf", f"{self.who(p)} has no occupied {names}")
-        if p in self.small_wharf_used:
-            raise RuleViolation("captain.small-wharf-used", f"{self.who(p)} has already used their {names} in {self.title}: once per phase")
+        power, names = self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
         if not move.goods:
             raise RuleViolation("captain.small-wharf", f"the {names} ships at least one {rules.terms.barrel[0]}")
         for good, n in move.goods:
@@ -378,7 +380,6 @@ class Captain(Phase):
             b.goods[good] -= n
             self.g.goods_supply[good] += n
         self.small_wharf_used.add(p)
-        power = powers[0]
         vp = sum(n for _, n in move.goods) // power.barrels_per_vp
         if power.counts_as_load:
             self.after_load(p, vp)
