@@ -9,8 +9,10 @@ whose decision it is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 
 from referee.diagnostics import Diagnostic, Missing, RuleViolation
+from referee.engine import legal
 from referee.engine.game import Game
 from referee.engine.text import listing
 from referee.records.log import GameRecord, PhaseRecord
@@ -46,13 +48,13 @@ def replay(record: GameRecord) -> Replay:
             game.choose_role(entry.chooser, entry.role, entry.doubloons)
         except RuleViolation as exc:
             where = entry.doubloons_location if exc.rule == "role.doubloons" and entry.doubloons_location else entry.location
-            return Replay(record, game, exc.diagnostic(where), False, None, applied)
+            return Replay(record, game, exc.diagnostic(where), False, None, applied)  # the sentence names the roles open
         applied += 1
-        for move in entry.moves:
+        for i, move in enumerate(entry.moves):
             try:
                 game.play(move.player, move.move, move.guests)
             except RuleViolation as exc:
-                return Replay(record, game, exc.diagnostic(move.location), False, None, applied)
+                return Replay(record, game, _legal_here(exc, record, entry, i).diagnostic(move.location), False, None, applied)
             applied += 1
         try:
             game.finish_phase(reveal=entry.reveal, keep=entry.keep)
@@ -71,6 +73,46 @@ def replay(record: GameRecord) -> Replay:
     if game.over:
         return Replay(record, game, None, True, None, applied)
     return Replay(record, game, None, False, next_decision(game), applied)
+
+
+SHOWN = 6  # legal moves listed in a diagnostic, at most
+
+
+def _legal_here(exc: RuleViolation, record: GameRecord, entry: PhaseRecord, upto: int | None) -> RuleViolation:
+    """The violation, its sentence ending with the moves that were legal there (shortened).
+
+    The game is replayed afresh to just before the offending role choice (`upto` None) or move,
+    as a failed move may have changed the state before it was refused."""
+    if exc.rule == "game.over":
+        return exc
+    game = Game(record.rules, record.players, record.plantations, record.buildings)
+    for ph in record.phases:
+        if ph is entry and upto is None:
+            break
+        game.choose_role(ph.chooser, ph.role, ph.doubloons)
+        moves = ph.moves if ph is not entry else ph.moves[:upto]
+        for m in moves:
+            game.play(m.player, m.move, m.guests)
+        if ph is entry:
+            break
+        game.finish_phase(reveal=ph.reveal, keep=ph.keep)
+    if upto is None:
+        texts = [game.nm(role) + (f" (with {d} {game.rules.terms.doubloon[1]})" if d is not None else "") for role, d in legal.roles(game)]
+        who = game.who(game.chooser)
+        total = len(texts)
+    else:
+        p = entry.moves[upto].player
+        who = game.who(p)
+        total = legal.count_moves(game, p)
+        texts = [m.text(game.rules) for m in islice(legal.iter_moves(game, p), SHOWN + 1)]
+        if not total:
+            others = [game.who(q) for q in legal.to_move(game) if q != p]
+            tail = f"; next to move: {listing(others, 'or')}" if others else ""
+            return RuleViolation(exc.rule, f"{exc.message} ({who} has no legal move here{tail})", exc.location)
+    shown = [f"'{t}'" for t in texts[:SHOWN]]
+    more = f" and {total - SHOWN} more" if total > SHOWN else ""
+    listed = ", ".join(shown) + more if more else listing(shown, "or")
+    return RuleViolation(exc.rule, f"{exc.message} (legal here for {who}: {listed})", exc.location)
 
 
 def next_decision(game: Game) -> str:

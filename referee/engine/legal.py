@@ -47,16 +47,19 @@ def to_move(game: Game) -> list[int]:
 
 def moves(game: Game, p: int) -> list[AnyMove]:
     """Every legal move of player `p` now (skipping earlier players as passes), in log notation order."""
+    return list(iter_moves(game, p))
+
+
+def iter_moves(game: Game, p: int) -> Iterator[AnyMove]:
+    """The legal moves of `p` one by one (a mayor's arrangements can be many: take what you need)."""
     phase = game.phase
     if phase is None:
-        return []
+        return iter(())
     if isinstance(phase, Captain):
-        return [m for q, m in phase.legal_moves() if q == p]
+        return (m for q, m in phase.legal_moves() if q == p)
     if isinstance(phase, Mayor):
-        if not _reachable(game, p):
-            return []
-        return list(arrangements(game, p))
-    return [m for m in candidates(game, p) if accepts(game, p, m)]
+        return arrangements(game, p) if _reachable(game, p) else iter(())
+    return (m for m in candidates(game, p) if accepts(game, p, m))
 
 
 def accepts(game: Game, p: int, move: AnyMove) -> bool:

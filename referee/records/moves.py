@@ -88,9 +88,10 @@ class Arrange(Move):
     def text(self, rules: Rules | None = None) -> str:
         parts = [f"{_n(rules, k)} {v}" if v != 1 else _n(rules, k) for k, v in self.tiles.items()]
         parts += [f"{_n(rules, k)} {v}" if v != 1 else _n(rules, k) for k, v in self.buildings.items()]
+        unplaced = "san juan" if rules is None else rules.terms.san_juan.lower()
         if self.san_juan:
-            parts.append(f"san juan {self.san_juan}")
-        return ", ".join(parts) or "san juan 0"
+            parts.append(f"{unplaced} {self.san_juan}")
+        return ", ".join(parts) or f"{unplaced} 0"
 
 
 class Build(Move):
@@ -117,7 +118,8 @@ class Build(Move):
         if self.university:
             out += ", " + _word(rules, "build.colonist", "university")
         if self.pay_colonist is not None:
-            out += ", pay colonist " + ("san juan" if self.pay_colonist == SAN_JUAN else _n(rules, self.pay_colonist))
+            unplaced = "san juan" if rules is None else rules.terms.san_juan.lower()
+            out += f", pay {'colonist' if rules is None else rules.terms.colonist[0]} " + (unplaced if self.pay_colonist == SAN_JUAN else _n(rules, self.pay_colonist))
         if self.pay_good is not None:
             out += f", pay {_n(rules, self.pay_good)}"
         if self.pay_vp:

@@ -84,7 +84,7 @@ def write_log(
 
 
 def _place(rules: Rules, place: str) -> str:
-    return "san juan" if place == "san-juan" else rules.name(place).lower()
+    return rules.terms.san_juan.lower() if place == "san-juan" else rules.name(place).lower()
 
 
 def canonical(record: GameRecord, ruleset: str | None = None) -> str:
