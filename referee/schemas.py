@@ -19,7 +19,7 @@ KINDS = ("game-log", "score-sheet", "shipping-position", "ruleset")
 def _model(kind: str) -> type[BaseModel]:
     """The pydantic model of a document kind."""
     if kind == "game-log":
-        from referee.records.log import GameLogModel
+        from referee.records.log_model import GameLogModel
 
         return GameLogModel
     if kind == "score-sheet":

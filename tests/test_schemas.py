@@ -54,3 +54,10 @@ def test_every_game_log_schema_property_has_a_description():
                 walk(item, where)
 
     walk(schema, "game-log")
+
+
+def test_the_quick_shape_check_knows_the_models_top_level_keys():
+    from referee.records.log import TOP_KEYS
+    from referee.records.log_model import GameLogModel
+
+    assert set(GameLogModel.model_fields) == TOP_KEYS

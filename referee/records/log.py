@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import did_you_mean, normalize
@@ -21,56 +18,8 @@ from referee.rulesets.load import ruleset_of
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 
 PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
+TOP_KEYS = {"ruleset", "players", "meta", "setup", "phases", "result"}  # those of log_model.GameLogModel
 MAX_ERRORS = 50
-
-
-class SetupModel(BaseModel):
-    """What chance and choice fixed before round 1."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-    plantations: list[str] = Field(description="The face-up plantation row before round 1 (players + 1 tiles).")
-    buildings: list[str] | None = Field(default=None, description="Expansion I: the violet building types chosen for this game.")
-
-
-class PhaseModel(BaseModel):
-    """One role taken: `<role>: <player>` first, then the phase's keys."""
-
-    model_config = ConfigDict(
-        extra="allow",
-        defer_build=True,
-        json_schema_extra={
-            "additionalProperties": {"type": "string", "description": "The role taken (its name as key) and the player who took it."},
-            "minProperties": 1,
-        },
-    )
-    moves: list[dict[str, str]] | None = Field(default=None, description="The decisions of the phase in order, each `player: move`.")
-    reveal: list[str] | None = Field(default=None, description="Settler: the new face-up plantation row drawn at the end of the phase.")
-    keep: dict[str, str] | None = Field(default=None, description="Captain: what each player keeps after loading.")
-    doubloons: int | None = Field(default=None, ge=0, description="The doubloons that lay on the role card (checked).")
-
-
-class GameLogModel(BaseModel):
-    """A game of Puerto Rico, move by move."""
-
-    model_config = ConfigDict(extra="forbid", title="Puerto Rico game log", defer_build=True)
-    ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
-    players: list[str] = Field(min_length=1, description="Seating order, clockwise; the first is the first governor.")
-    meta: dict[str, Any] | None = Field(default=None, description="Free-form information (date, place, ...).")
-    setup: SetupModel
-    phases: list[PhaseModel] = Field(description="Each role taken, in order of play.")
-    result: dict[str, int] | None = Field(default=None, description="The scores the table wrote down (checked).")
-
-    @field_validator("players")
-    @classmethod
-    def _unique(cls, value: list[str]) -> list[str]:
-        seen = set()
-        for name in value:
-            if not name.strip():
-                raise ValueError("a player name cannot be empty")
-            if name in seen:
-                raise ValueError(f"player '{name}' is listed twice: names must be unique in a game")
-            seen.add(name)
-        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +84,8 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
     if not root.is_map:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
     if not _plainly_valid(root):  # the model speaks for every problem of shape
+        from referee.records.log_model import GameLogModel
+
         validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
     rules = ruleset_of(root, ruleset, base_dir)
     return _resolve(root, rules, file)
@@ -152,7 +103,7 @@ def _plainly_valid(root: YNode) -> bool:
     """A quick, stricter-than-the-model look at a log's shape (keys, types), so that a well-formed
     log skips building the model's validator; anything unusual goes to `GameLogModel`."""
     doc = root.value
-    if not isinstance(doc, dict) or not {"ruleset", "players", "setup", "phases"} <= doc.keys() <= set(GameLogModel.model_fields):
+    if not isinstance(doc, dict) or not {"ruleset", "players", "setup", "phases"} <= doc.keys() <= TOP_KEYS:
         return False
     ruleset, setup, phases = doc["ruleset"].value, doc["setup"], doc["phases"]
     if isinstance(ruleset, bool) or not isinstance(ruleset, (str, int)) or not _strs(doc["players"]) or not doc["players"].value:
@@ -328,7 +279,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
                 continue
             try:
                 guests, text = split_guests(text_node.text(), rules)
-                move = parse_move(role, text, rules) if text or not guests else Pass()
+                move = parse_move(role, text, rules) if text or not guests else Pass.model_construct()
             except MoveError as exc:
                 errors.add("log.move", f"{name}: {exc}", item.location)
                 continue

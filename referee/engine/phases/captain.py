@@ -148,7 +148,7 @@ CaptainSnapshot = tuple[
 @lru_cache(maxsize=4096)
 def _load_move(good: str, count: int, ship: int) -> Load:
     """A cargo-ship load as the log writes it in full (moves are immutable: shared)."""
-    return Load(good=good, count=count, ship=ship)
+    return Load.model_construct(good=good, count=count, ship=ship)
 
 
 def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
@@ -172,7 +172,7 @@ def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
 @lru_cache(maxsize=256)
 def _wharf_move(good: str) -> WharfLoad:
     """A wharf load (shared, immutable)."""
-    return WharfLoad(good=good)
+    return WharfLoad.model_construct(good=good)
 
 
 class Captain(Phase):
@@ -479,7 +479,7 @@ class Captain(Phase):
                 room += f" and every {t.barrel[0]} of {kinds} kind{'s' if kinds != 1 else ''}"
             raise RuleViolation(
                 "captain.keep",
-                f"{self.who(p)} can keep {room}, not {Keep(items=spec.items).text(self.rules)}",
+                f"{self.who(p)} can keep {room}, not {Keep.model_construct(items=spec.items).text(self.rules)}",
             )
         return kept
 
