@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.engine.state import Board
 from referee.engine.text import count as counted
-from referee.records.modelcheck import validate
+from referee.records.modelcheck import names_in, validate
 from referee.records.source import YNode, read_yaml
 from referee.report import LogReport
 from referee.rulesets.load import ruleset_of
@@ -78,12 +78,9 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             board.goods["barrels"] = player.goods
         # buildings
         bnode = fields.get("buildings")
-        for i, text in enumerate(player.buildings):
-            where = bnode.value[i].location if bnode is not None else pnode.location
-            try:
-                ident = rules.lookup(text, (BUILDING,))[1]
-            except UnknownName as exc:
-                err("sheet.unknown-name", f"{pname}: {exc}", where)
+        for ident, why, where in names_in(rules, player.buildings, bnode, pnode.location, (BUILDING,)):
+            if ident is None:
+                err("sheet.unknown-name", f"{pname}: {why}", where)
                 continue
             if ident in board.buildings:
                 err("sheet.duplicate-building", f"{pname} has the {rules.name(ident)} twice: each building at most once per player", where)
@@ -99,12 +96,9 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             )
         # occupied buildings
         onode = fields.get("occupied")
-        for i, text in enumerate(player.occupied):
-            where = onode.value[i].location if onode is not None else pnode.location
-            try:
-                ident = rules.lookup(text, (BUILDING,))[1]
-            except UnknownName as exc:
-                err("sheet.unknown-name", f"{pname}: {exc}", where)
+        for ident, why, where in names_in(rules, player.occupied, onode, pnode.location, (BUILDING,)):
+            if ident is None:
+                err("sheet.unknown-name", f"{pname}: {why}", where)
                 continue
             if ident not in board.buildings:
                 err("sheet.occupied-not-built", f"{pname} has no {rules.name(ident)}, so it cannot be occupied", where)

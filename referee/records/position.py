@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import normalize
-from referee.records.modelcheck import validate
+from referee.records.modelcheck import names_in, validate
 from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import ruleset_of
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
@@ -265,12 +265,9 @@ def _check(root: YNode, model: PositionModel, rules: Rules, file: str) -> Positi
                 )
         buildings: list[str] = []
         bnode = fields.get("buildings")
-        for j, text in enumerate(player.buildings):
-            where = bnode.value[j].location if bnode is not None else pnode.location
-            try:
-                ident = rules.lookup(text, (BUILDING,))[1]
-            except UnknownName as exc:
-                errors.add("position.unknown-name", f"{player.name}: {exc}", where)
+        for ident, why, where in names_in(rules, player.buildings, bnode, pnode.location, (BUILDING,)):
+            if ident is None:
+                errors.add("position.unknown-name", f"{player.name}: {why}", where)
                 continue
             if ident in buildings:
                 errors.add("position.duplicate-building", f"{player.name} has the {rules.name(ident)} twice: each building at most once per player", where)
