@@ -27,13 +27,24 @@ def ships_for(ships: list[CargoShip], good: str) -> list[CargoShip]:
 
 
 def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
-    """How many barrels of `good` go on board, and the ships that take that many."""
-    targets = ships_for(ships, good)
-    if not targets or barrels <= 0:
+    """How many barrels of `good` go on board, and the ships that take that many.
+
+    The same rule as `ships_for`, written out: this is the calculator's innermost loop."""
+    if barrels <= 0:
         return 0, []
-    amounts = [min(barrels, s.free) for s in targets]
-    best = max(amounts)
-    return best, [s for s, a in zip(targets, amounts, strict=True) if a == best]
+    for ship in ships:
+        if ship.good == good:
+            room = ship.size - ship.count
+            return (0, []) if room <= 0 else (barrels if barrels < room else room, [ship])
+    best, out = 0, []
+    for ship in ships:
+        if ship.good is None:
+            takes = barrels if barrels < ship.size else ship.size
+            if takes > best:
+                best, out = takes, [ship]
+            elif takes == best:
+                out.append(ship)
+    return best, out
 
 
 def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, list[CargoShip]]]:
@@ -48,9 +59,17 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 
 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
-    """Can this player load anything on a cargo ship?"""
-    for good, have in board.goods.items():  # noqa: SIM110 - a plain loop: this runs in the calculator's inner loop
-        if have > 0 and best_ships(ships, good, have)[0] > 0:
+    """Can this player load anything on a cargo ship? (A kind on a ship with room, or not on
+    any ship while one is empty.)"""
+    empty = False
+    carried: dict[str | None, bool] = {}
+    for ship in ships:
+        if ship.good is None:
+            empty = True
+        else:
+            carried[ship.good] = ship.count < ship.size
+    for good, have in board.goods.items():
+        if have > 0 and carried.get(good, empty):
             return True
     return False
 
@@ -529,13 +548,13 @@ class Captain(Phase):
             self.pointer,
             frozenset(self.wharf_used),
             frozenset(self.loaded),
-            tuple((s.good, s.count) for s in g.ships),
-            tuple(tuple(b.goods.items()) for b in g.boards),
-            tuple(b.vp for b in g.boards),
+            tuple([(s.good, s.count) for s in g.ships]),
+            tuple([tuple(b.goods.items()) for b in g.boards]),
+            tuple([b.vp for b in g.boards]),
             tuple(g.goods_supply.items()),
             g.vp_chips,
             tuple(g.triggers),
-            tuple(b.doubloons for b in g.boards),
+            tuple([b.doubloons for b in g.boards]),
             frozenset(self.small_wharf_used),
         )
 
