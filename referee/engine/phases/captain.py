@@ -68,10 +68,7 @@ def can_load(board: Board, ships: list[CargoShip]) -> bool:
             empty = True
         else:
             carried[ship.good] = ship.count < ship.size
-    for good, have in board.goods.items():
-        if have > 0 and carried.get(good, empty):
-            return True
-    return False
+    return any(have > 0 and carried.get(good, empty) for good, have in board.goods.items())
 
 
 def storage(board: Board, rules: Rules) -> tuple[int, int]:
