@@ -17,7 +17,7 @@ from referee.engine.text import count as counted
 from referee.records.modelcheck import names_in, validate
 from referee.records.source import YNode, read_yaml
 from referee.report import LogReport
-from referee.rulesets.load import ruleset_of
+from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
 from referee.scoring import score
 
@@ -50,6 +50,7 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
     root = read_yaml(data, file)
     if not root.is_map:
         raise InputError([Diagnostic("sheet.not-a-mapping", "a score sheet is a mapping with ruleset and players", root.location, READ_ERROR)])
+    supply_ruleset(root, ruleset)
     sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
     rules = ruleset_of(root, ruleset, base_dir)
     return rules, _boards(root, sheet, rules)

@@ -155,3 +155,14 @@ def test_batch_over_a_directory_with_jobs_keeps_order_and_summarises(tmp_path):
 def test_no_progress_bar_or_summary_when_piped():
     out = run("validate", str(CORPUS / "game-3p-1.yaml"), str(CORPUS / "game-3p-2.yaml"))
     assert out.stderr == ""
+
+
+def test_ruleset_supplied_on_the_command_line_when_the_document_has_none():
+    without = BAD_MOVE.replace("ruleset: base\n", "")
+    assert run("validate", "-", stdin=without).returncode == 2  # the log must name one ...
+    out = run("validate", "--ruleset", "base", "-", stdin=without)  # ... or the command supplies it
+    assert out.returncode == 1 and "builder.cannot-afford" in out.stdout
+    sheet = "players:\n  Anna: {chips: 3}\n  Ben: {chips: 4}\n  Cleo: {chips: 5}\n"
+    assert run("score", "--sheet", "--ruleset", "base", "-", stdin=sheet).returncode == 0
+    position = "ships: {4: empty, 5: empty, 6: empty}\nplayers:\n  - {name: Anna, goods: {corn: 1}}\n  - {name: Ben}\n  - {name: Cleo}\n"
+    assert run("ship", "--ruleset", "base", "-", stdin=position).returncode == 0

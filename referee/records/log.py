@@ -14,7 +14,7 @@ from referee.names import did_you_mean, normalize
 from referee.records.modelcheck import validate
 from referee.records.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
 from referee.records.source import YNode, read_yaml
-from referee.rulesets.load import ruleset_of
+from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 
 PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
@@ -83,6 +83,7 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
     root = read_yaml(data, file)
     if not root.is_map:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
+    supply_ruleset(root, ruleset)
     if not _plainly_valid(root):  # the model speaks for every problem of shape
         from referee.records.log_model import GameLogModel
 

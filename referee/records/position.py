@@ -20,7 +20,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import normalize
 from referee.records.modelcheck import names_in, validate
 from referee.records.source import YNode, read_yaml
-from referee.rulesets.load import ruleset_of
+from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
 
 _CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>\d+)\s*$")
@@ -112,6 +112,7 @@ def read_position(data: bytes | str, file: str, ruleset: str | None = None, base
     root = read_yaml(data, file)
     if not root.is_map:
         raise InputError([Diagnostic("position.not-a-mapping", "a shipping position is a mapping with ruleset, ships and players", root.location, READ_ERROR)])
+    supply_ruleset(root, ruleset)
     model = validate(PositionModel, root.plain(), root, "position.schema", "a shipping position")
     rules = ruleset_of(root, ruleset, base_dir)
     return _check(root, model, rules, file)

@@ -51,6 +51,12 @@ def load_ruleset(name: str, relative_to: Path | None = None) -> Rules:
     return _load(str(path.resolve()))
 
 
+def supply_ruleset(root: YNode, override: str | None) -> None:
+    """A document without a `ruleset` key takes the one given on the command line (--ruleset)."""
+    if override is not None and root.is_map and "ruleset" not in root.value:
+        root.value["ruleset"] = YNode(override, override, root.file, root.line, root.column)
+
+
 def ruleset_of(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
     """The ruleset a document names in its `ruleset` key (or `override`, from --ruleset), with
     its problems placed at that key (or at the top of the document)."""
