@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, Location
+from referee.records.source import MAX_BYTES
 
 STDIN_NAME = "<stdin>"
-MAX_BYTES = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.diagnostics import READ_ERROR, RULE_ERROR, Diagnostic, InputError, Location
+from referee.diagnostics import RULE_ERROR, Diagnostic, InputError
 from referee.records.log import GameRecord, read_log
 from referee.replay import Replay, replay
 from referee.rulesets.rules import Rules
@@ -80,11 +80,6 @@ def check_result(record: GameRecord, run: Replay, scores: list[Score]) -> list[D
                 )
             )
     return out
-
-
-def unreadable(file: str, message: str, rule: str = "input.unreadable", location: Location | None = None) -> LogReport:
-    """A report for a file that could not even be opened (or is too large to read)."""
-    return LogReport(file, errors=[Diagnostic(rule, message, location, READ_ERROR)])
 
 
 def _order(d: Diagnostic) -> tuple[int, int]:

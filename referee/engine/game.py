@@ -58,7 +58,6 @@ class Game:
         self.over = False
         self.ended_round: int | None = None  # the round (and, by phase timing, the phase) the game ended with
         self.ended_phase: str | None = None
-        self.history: list[str] = []  # phases played, for messages
         if face_up is not None:
             self.reveal(face_up, first=True)
 
@@ -78,7 +77,6 @@ class Game:
         g.ships = [CargoShip(s.size, s.good, s.count) for s in self.ships]
         g.role_cards = [RoleCard(c.role, c.doubloons, c.taken_by) for c in self.role_cards]
         g.triggers = list(self.triggers)
-        g.history = list(self.history)
         g.phase = self.phase.clone(g) if self.phase is not None else None
         return g
 
@@ -110,7 +108,7 @@ class Game:
     def choose_role(self, p: int, role: str, doubloons: int | None = None) -> None:
         """Player `p` takes role card `role` (with `doubloons` on it, when written) and its phase starts."""
         if self.over:
-            raise RuleViolation("game.over", f"the game is over: it ended after {self._end_text()}; nothing more is played")
+            raise self._over()
         if self.phase is not None:  # pragma: no cover - the replay finishes each phase first
             raise RuleViolation("phase.unfinished", f"the {self.nm(self.phase.role)} phase is not finished")
         rules = self.rules
@@ -190,7 +188,7 @@ class Game:
         """Player `p` makes `move` in the current phase (after moving guest-house colonists)."""
         if self.phase is None:
             if self.over:
-                raise RuleViolation("game.over", f"the game is over: it ended after {self._end_text()}; nothing more is played")
+                raise self._over()
             raise RuleViolation("phase.none", "no phase is being played: a role must be chosen first")  # pragma: no cover
         for place in guests:
             self.move_guest(p, place)
@@ -224,7 +222,6 @@ class Game:
         phase = self.phase
         assert phase is not None
         phase.finish(reveal=reveal, keep=keep)
-        self.history.append(phase.role)
         self.phase = None
         self.picks += 1
         round_done = self.picks >= self.n * self.setup.roles_per_player
@@ -264,7 +261,11 @@ class Game:
         if reason not in self.triggers:
             self.triggers.append(reason)
 
-    def _end_text(self) -> str:
+    def _over(self) -> RuleViolation:
+        return RuleViolation("game.over", f"the game is over: it ended after {self.end_text()}; nothing more is played")
+
+    def end_text(self) -> str:
+        """Why and when the game ended (for messages and reports)."""
         t = self.rules.terms
         text = {COLONISTS: f"the {t.colonist_ship} could not be refilled", CITY: f"a player filled their {t.city}", VP: f"the {t.vp_chip[1]} ran out"}
         why = listing([text[x] for x in self.triggers], "and")
@@ -272,9 +273,6 @@ class Game:
             return f"the {self.nm(self.ended_phase)} phase of round {self.ended_round}, because {why}"
         return f"round {self.ended_round}, because {why}"
 
-    def end_text(self) -> str:
-        """Why and when the game ended (for messages and reports)."""
-        return self._end_text()
 
     # --- shared supplies ------------------------------------------------------------------
 

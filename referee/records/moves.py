@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from referee.engine.text import a
 from referee.names import normalize
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
 
@@ -210,10 +211,6 @@ class Keep(Move):
         return ", ".join(parts)
 
 
-def _a(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
 def _word(rules: Rules | None, effect: str, default: str) -> str:
     """The clause word of a building power: that building's name in `rules`."""
     if rules is None:
@@ -283,7 +280,7 @@ def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
         return Pass.model_construct()
     parser = _PARSERS.get(role)
     if parser is None:
-        raise MoveError(f"no moves are written in {_a(rules.name(role))} phase (only 'pass')")
+        raise MoveError(f"no moves are written in {a(rules.name(role))} phase (only 'pass')")
     return parser(text, rules)
 
 
@@ -306,11 +303,11 @@ def _settler(text: str, rules: Rules) -> AnyMove:
             forest = True
         else:
             raise MoveError(
-                f"unexpected clause '{clause}' in {_a(rules.name('settler'))} move (expected {_a(rules.terms.plantation[0])} or {rules.quarry.name}, then '{_word(rules, 'settle.colonist', 'hospice')}')"
+                f"unexpected clause '{clause}' in {a(rules.name('settler'))} move (expected {a(rules.terms.plantation[0])} or {rules.quarry.name}, then '{_word(rules, 'settle.colonist', 'hospice')}')"
             )
     if tile is None and (hospice or forest):
         word = _word(rules, "settle.colonist", "hospice") if hospice else "forest"
-        raise MoveError(f"'{text}': the '{word}' clause needs {_a(rules.terms.plantation[0])} or {rules.quarry.name} taken")
+        raise MoveError(f"'{text}': the '{word}' clause needs {a(rules.terms.plantation[0])} or {rules.quarry.name} taken")
     return Settle.model_construct(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
 
 
@@ -366,7 +363,7 @@ def _builder(text: str, rules: Rules) -> AnyMove:
             university = True
             continue
         if normalize(words[0]) != "pay" or len(words) < 2:
-            raise MoveError(f"unexpected clause '{clause}' in {_a(rules.name('builder'))} move (expected '{_word(rules, 'build.colonist', 'university')}' or a 'pay ...' clause)")
+            raise MoveError(f"unexpected clause '{clause}' in {a(rules.name('builder'))} move (expected '{_word(rules, 'build.colonist', 'university')}' or a 'pay ...' clause)")
         what = " ".join(words[1:])
         if normalize(words[1]) in ("colonist", normalize(rules.terms.colonist[0])) and len(words) > 2 and pay_colonist is None:
             pay_colonist = place(rules, " ".join(words[2:]))
@@ -423,7 +420,7 @@ def _trader(text: str, rules: Rules) -> AnyMove:
         income = _number(words[-1], "the income")
         words = words[:-2]
     if "," in text:
-        raise MoveError(f"{_a(rules.name('trader'))} move sells one {rules.terms.barrel[0]}: '<good>' or '<good> for <income>', not '{text}'")
+        raise MoveError(f"{a(rules.name('trader'))} move sells one {rules.terms.barrel[0]}: '<good>' or '<good> for <income>', not '{text}'")
     clause = " ".join(words)
     post = _leading_building(rules, clause, "trade.own-post")
     if post is not None:

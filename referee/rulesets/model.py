@@ -6,8 +6,7 @@ YAML: it works on :class:`referee.rulesets.rules.Rules`, an index built over thi
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -259,12 +258,6 @@ Effect = Annotated[
     | BonusSets,
     Field(discriminator="id"),
 ]
-
-
-@cache
-def effect_id(kind: type[Model]) -> str:
-    """The effect id an effect model stands for (its `id` literal)."""
-    return str(get_args(kind.model_fields["id"].annotation)[0])
 
 
 # --- the parts of a ruleset --------------------------------------------------------------

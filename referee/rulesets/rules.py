@@ -93,10 +93,6 @@ class Rules:
         """The buildings whose power is `effect_id`."""
         return self.effects.get(effect_id, ())
 
-    def plural(self, term: tuple[str, str], n: int) -> str:
-        """'1 colonist' / '3 colonists' with this ruleset's words."""
-        return f"{n} {term[0] if n == 1 else term[1]}"
-
 
 def _what(categories: tuple[str, ...]) -> str:
     words = {GOOD: "good", QUARRY: "quarry", BUILDING: "building", ROLE: "role"}

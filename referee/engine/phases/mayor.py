@@ -73,17 +73,13 @@ class Mayor(TurnPhase):
             b.buildings = {k: self.rules.building[k].circles for k in b.buildings}
             b.san_juan = total - circles
             return
-        if self._unchanged_is_forced(p):
+        if total == 0:  # nothing to arrange
             return
         raise Missing(
             "mayor.arrangement-missing",
             f"{self.who(p)} must give their arrangement: {count(total, self.rules.terms.colonist)} "
             f"for {count(circles, ('circle', 'circles'))}, so not every circle can be filled",
         )
-
-    def _unchanged_is_forced(self, p: int) -> bool:
-        """A player with no colonists has nothing to arrange."""
-        return self.board(p).colonists() == 0
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         g, rules = self.g, self.rules
