@@ -102,3 +102,25 @@ def last_line_of(text: str, marker: str) -> int:
     if not lines:
         raise AssertionError(f"{marker!r} not found")
     return lines[-1]
+
+
+# Two rounds after which Anna and Ben hold 1 indigo each, Cleo 2 corn and an occupied small
+# market; Anna, last to choose in round 2, takes the role of the phase under test.
+TWO_ROUNDS = """\
+# round 1: governor Anna
+- mayor: Anna
+- builder: Ben
+  moves:
+    - Ben: small indigo plant for 0
+    - Cleo: small market for 1
+    - Anna: small indigo plant for 1
+- trader: Cleo
+# round 2: governor Ben
+- mayor: Ben
+- craftsman: Cleo
+"""
+
+
+def after_two_rounds(role: str, *moves: str, more: str = "") -> str:
+    """A log of TWO_ROUNDS, then Anna's `role` phase with these moves, then `more` phases."""
+    return game_log(TWO_ROUNDS + f"- {role}: Anna\n  moves:\n" + "".join(f"    - {m}\n" for m in moves) + more)

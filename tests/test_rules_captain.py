@@ -11,6 +11,8 @@ rules-data.md A4 (captain), D1-D10; formats.md section 1 (captain moves, "Captai
 from __future__ import annotations
 
 from tests.conftest import (
+    TWO_ROUNDS,
+    after_two_rounds,
     assert_error,
     assert_valid,
     board,
@@ -30,23 +32,10 @@ def gained_vp(before, after, name: str) -> int:  # type: ignore[no-untyped-def]
 
 # --- a small captain phase: Anna (captain) and Ben hold 1 indigo each, Cleo 2 corn -----------------
 
-OPENING = """\
-# round 1: governor Anna
-- mayor: Anna
-- builder: Ben
-  moves:
-    - Ben: small indigo plant for 0
-    - Cleo: small market for 1
-    - Anna: small indigo plant for 1
-- trader: Cleo
-# round 2: governor Ben
-- mayor: Ben
-- craftsman: Cleo
-"""
 
 
 def captain(*moves: str, more: str = "") -> str:
-    return game_log(OPENING + "- captain: Anna\n  moves:\n" + "".join(f"    - {m}\n" for m in moves) + more)
+    return after_two_rounds("captain", *moves, more=more)
 
 
 def test_loads_in_turn_from_the_captain_and_partial_ships_keep_their_cargo():
@@ -60,7 +49,7 @@ def test_loads_in_turn_from_the_captain_and_partial_ships_keep_their_cargo():
 
 def test_a_captain_with_nothing_to_load_is_skipped_and_gets_no_bonus():
     # Anna builds nothing in round 1, so she has no indigo: the first load is Ben's.
-    opening = OPENING.replace("    - Anna: small indigo plant for 1\n", "")
+    opening = TWO_ROUNDS.replace("    - Anna: small indigo plant for 1\n", "")
     text = game_log(opening + "- captain: Anna\n  moves:\n    - Ben: indigo on 4\n    - Cleo: corn on 5\n")
     assert_valid(check(text))
     assert [b.vp for b in replayed(text).boards] == [0, 1, 2]

@@ -9,13 +9,13 @@ rules-data.md A4 (trader), A5, D11-D15; formats.md section 1 (trader move, `for 
 from __future__ import annotations
 
 from tests.conftest import (
+    after_two_rounds,
     assert_error,
     assert_valid,
     board,
     check,
     corpus_prefix,
     extend,
-    game_log,
     last_line_of,
     line_of,
     replayed,
@@ -23,23 +23,10 @@ from tests.conftest import (
 
 # After two rounds Anna and Ben hold 1 indigo each, Cleo 2 corn and an occupied small market;
 # Anna has 1 doubloon, Ben 2, Cleo 2. Anna, last to choose in round 2, is the trader.
-OPENING = """\
-# round 1: governor Anna
-- mayor: Anna
-- builder: Ben
-  moves:
-    - Ben: small indigo plant for 0
-    - Cleo: small market for 1
-    - Anna: small indigo plant for 1
-- trader: Cleo
-# round 2: governor Ben
-- mayor: Ben
-- craftsman: Cleo
-"""
 
 
 def trader(*moves: str, more: str = "") -> str:
-    return game_log(OPENING + "- trader: Anna\n  moves:\n" + "".join(f"    - {m}\n" for m in moves) + more)
+    return after_two_rounds("trader", *moves, more=more)
 
 
 def test_sales_pay_the_price_plus_the_trader_privilege_and_the_small_market():
