@@ -166,3 +166,32 @@ def test_ruleset_supplied_on_the_command_line_when_the_document_has_none():
     assert run("score", "--sheet", "--ruleset", "base", "-", stdin=sheet).returncode == 0
     position = "ships: {4: empty, 5: empty, 6: empty}\nplayers:\n  - {name: Anna, goods: {corn: 1}}\n  - {name: Ben}\n  - {name: Cleo}\n"
     assert run("ship", "--ruleset", "base", "-", stdin=position).returncode == 0
+
+
+def loaded_modules(*args: str) -> set[str]:
+    """The modules a `referee` command has imported when it exits."""
+    code = (
+        "import sys\nfrom referee.cli import app\n"
+        f"try:\n    app({list(args)!r})\nexcept SystemExit:\n    pass\n"
+        "print('\\n'.join(sys.modules), file=sys.stderr)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return set(out.stderr.split())
+
+
+def test_help_does_not_load_the_engine():
+    modules = loaded_modules("--help")
+    assert "referee.engine.game" not in modules and "referee.rulesets.load" not in modules
+
+
+def test_validating_a_well_formed_log_needs_no_pydantic_models():
+    # start-up time (issue 2): pydantic's model machinery is for input that is not well formed
+    good = loaded_modules("validate", str(FIXTURES / "game-3p.yaml"))
+    assert "referee.engine.game" in good and "pydantic.main" not in good
+
+
+def test_a_log_of_the_wrong_shape_is_checked_by_the_model(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo]}\nphases: 3\n")
+    assert "pydantic.main" in loaded_modules("validate", str(bad))
+    assert run("validate", str(bad)).returncode == 2

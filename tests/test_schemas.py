@@ -61,3 +61,27 @@ def test_the_quick_shape_check_knows_the_models_top_level_keys():
     from referee.records.log_model import GameLogModel
 
     assert set(GameLogModel.model_fields) == TOP_KEYS
+
+
+def test_every_move_of_the_fixture_games_is_valid_for_pydantic():
+    import dataclasses
+
+    from pydantic import ValidationError
+
+    from referee.records.log import read_log
+    from referee.records.moves import Load, move_adapter
+
+    adapter = move_adapter()
+    seen = set()
+    for path in sorted(FIXTURES.rglob("game-*.yaml")):
+        record = read_log(path.read_bytes(), path.name, base_dir=path.parent)
+        for phase in record.phases:
+            for m in phase.moves:
+                assert adapter.validate_python(dataclasses.asdict(m.move)) == m.move
+                seen.add(m.move.kind)
+    assert {"settle", "arrange", "build", "sell", "load", "wharf", "extra"} <= seen
+    with pytest.raises(ValidationError, match="bogus"):
+        adapter.validate_python({"kind": "load", "good": "corn", "bogus": 1})
+    with pytest.raises(ValidationError):
+        adapter.validate_python({"kind": "load", "good": "corn", "count": "many"})
+    assert adapter.validate_python({"kind": "load", "good": "corn", "count": 2}) == Load(good="corn", count=2)

@@ -90,7 +90,7 @@ def candidates(game: Game, p: int) -> Iterator[AnyMove]:
     """A superset of the legal moves of `p` in a settler, builder, craftsman, trader or prospector phase."""
     rules, board, phase = game.rules, game.boards[p], game.phase
     role = phase.role if phase is not None else ""
-    yield Pass.model_construct()
+    yield Pass()
     if role == "settler":
         picks: list[str | None] = [None, *dict.fromkeys(game.face_up), rules.quarry.id]
         draws: list[str | None] = [None]
@@ -102,7 +102,7 @@ def candidates(game: Game, p: int) -> Iterator[AnyMove]:
         for draw, tile, h, f in product(draws, picks, hospice, forest):
             if tile is None and (h or f or draw is None):
                 continue
-            yield Settle.model_construct(extra_tile=draw, tile=tile, hospice=h, forest=f)
+            yield Settle(extra_tile=draw, tile=tile, hospice=h, forest=f)
     elif role == "builder":
         university = [False, True] if board.has(rules, "build.colonist") else [False]
         black = board.has(rules, "build.black-market")
@@ -110,26 +110,26 @@ def candidates(game: Game, p: int) -> Iterator[AnyMove]:
             if b.id in board.buildings or game.buildings_left.get(b.id, 0) <= 0:
                 continue
             for u in university:
-                yield Build.model_construct(building=b.id, university=u)
+                yield Build(building=b.id, university=u)
                 if black:
                     yield from _black_market(game, p, b.id, u)
     elif role == "craftsman":
         if isinstance(phase, Craftsman) and p == phase.chooser:
-            yield Extra.model_construct(goods=())
+            yield Extra(goods=())
             allowed = phase.extras_allowed()
             for combo in product(phase.choices(), repeat=allowed):
                 if list(combo) == sorted(combo):
-                    yield Extra.model_construct(goods=combo)
+                    yield Extra(goods=combo)
             if allowed > 1:
                 for k in phase.choices():
-                    yield Extra.model_construct(goods=(k,))
+                    yield Extra(goods=(k,))
     elif role == "trader":
         post = board.has(rules, "trade.own-post")
         for good, n in board.goods.items():
             if n > 0:
-                yield Sell.model_construct(good=good)
+                yield Sell(good=good)
                 if post:
-                    yield Sell.model_construct(good=good, own_post=True)
+                    yield Sell(good=good, own_post=True)
 
 
 def _black_market(game: Game, p: int, building: str, university: bool) -> Iterator[Build]:
@@ -142,7 +142,7 @@ def _black_market(game: Game, p: int, building: str, university: bool) -> Iterat
             for vp in (False, True) if board.vp > 0 else (False,):
                 if colonist is None and good is None and not vp:
                     continue
-                yield Build.model_construct(building=building, university=university, pay_colonist=colonist, pay_good=good, pay_vp=vp)
+                yield Build(building=building, university=university, pay_colonist=colonist, pay_good=good, pay_vp=vp)
 
 
 def _slots(game: Game, p: int) -> list[tuple[str, bool, int]]:
@@ -163,7 +163,7 @@ def arrangements(game: Game, p: int) -> Iterator[Arrange]:
     for counts in _spread(placed, [c for _, _, c in slots]):
         tiles = {t: c for (t, is_b, _), c in zip(slots, counts, strict=True) if not is_b and c}
         buildings = {t: c for (t, is_b, _), c in zip(slots, counts, strict=True) if is_b and c}
-        yield Arrange.model_construct(tiles=tiles, buildings=buildings, san_juan=total - placed)
+        yield Arrange(tiles=tiles, buildings=buildings, san_juan=total - placed)
 
 
 def count_arrangements(game: Game, p: int) -> int:
@@ -208,5 +208,5 @@ def keeps(game: Game, p: int) -> list[Keep]:
     out = []
     for kept in best_keeps(board.goods, kinds, barrels):
         items = tuple((k, None if n == board.goods.get(k) and n > 1 else n) for k, n in sorted(kept.items()))
-        out.append(Keep.model_construct(items=items))
+        out.append(Keep(items=items))
     return out

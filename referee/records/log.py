@@ -11,7 +11,6 @@ from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import did_you_mean, normalize
-from referee.records.modelcheck import validate
 from referee.records.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
 from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
@@ -85,7 +84,9 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
     supply_ruleset(root, ruleset)
     if not _plainly_valid(root):  # the model speaks for every problem of shape
+        # pydantic's model machinery is imported only here, off the happy path (start-up time)
         from referee.records.log_model import GameLogModel
+        from referee.records.modelcheck import validate
 
         validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
     rules = ruleset_of(root, ruleset, base_dir)
@@ -280,7 +281,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
                 continue
             try:
                 guests, text = split_guests(text_node.text(), rules)
-                move = parse_move(role, text, rules) if text or not guests else Pass.model_construct()
+                move = parse_move(role, text, rules) if text or not guests else Pass()
             except MoveError as exc:
                 errors.add("log.move", f"{name}: {exc}", item.location)
                 continue

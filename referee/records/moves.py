@@ -10,13 +10,16 @@ clause text back in the ruleset's names; `str(move)` gives it in ids.
 from __future__ import annotations
 
 import re
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from referee.engine.text import a
 from referee.names import normalize
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 MAX_NUMBER = 999
 _INT = re.compile(r"^\d+$")
@@ -26,10 +29,16 @@ class MoveError(ValueError):
     """A move text that does not fit the phase's grammar, or names something unknown."""
 
 
-class Move(BaseModel):
-    """Base of every move: immutable, unknown fields refused."""
+# Moves are frozen dataclasses that pydantic validates and describes (`move_adapter`), not
+# BaseModel subclasses: pydantic's model machinery costs ~50 ms to import, more than the rest of
+# `referee validate` (issue 2's start-up target), and the parser checks every field itself.
 
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move:
+    """Base of every move: immutable; pydantic refuses unknown fields (`move_adapter`)."""
+
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}
 
     def text(self, rules: Rules | None = None) -> str:
         """The canonical log text of this move, with `rules`' names (ids without rules)."""
@@ -43,6 +52,7 @@ def _n(rules: Rules | None, ident: str) -> str:
     return ident.replace("-", " ") if rules is None else rules.name(ident).lower()
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Pass(Move):
     """The player does not act."""
 
@@ -52,6 +62,7 @@ class Pass(Move):
         return "pass"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Settle(Move):
     """Settler phase: the hacienda's face-down tile, the pick, and its clauses."""
 
@@ -74,6 +85,7 @@ class Settle(Move):
         return ", ".join(parts) or "pass"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Arrange(Move):
     """Mayor phase: the player's whole arrangement of colonists after placing."""
 
@@ -95,6 +107,7 @@ class Arrange(Move):
         return ", ".join(parts) or f"{unplaced} 0"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Build(Move):
     """Builder phase: the building bought, the doubloons paid if written, the university's
     colonist, and black-market payments (a colonist from a place, a barrel, a VP chip)."""
@@ -128,6 +141,7 @@ class Build(Move):
         return out
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Extra(Move):
     """Craftsman phase: the craftsman's privilege barrel(s); empty: `extra none`."""
 
@@ -138,6 +152,7 @@ class Extra(Move):
         return "extra " + (", ".join(_n(rules, g) for g in self.goods) if self.goods else "none")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Sell(Move):
     """Trader phase: one barrel sold (to the trading house, or the player's own trading post),
     the income if written."""
@@ -154,6 +169,7 @@ class Sell(Move):
         return out + (f" for {self.income}" if self.income is not None else "")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Load(Move):
     """Captain phase: barrels of one kind loaded on a cargo ship (named by its size)."""
 
@@ -171,6 +187,7 @@ class Load(Move):
         return out
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WharfLoad(Move):
     """Captain phase: every barrel of one kind loaded on the player's wharf."""
 
@@ -181,6 +198,7 @@ class WharfLoad(Move):
         return f"{_word(rules, 'ship.private-ship', 'wharf')} {_n(rules, self.good)}"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SmallWharfLoad(Move):
     """Captain phase: barrels of any kinds shipped on the player's small wharf (expansion)."""
 
@@ -195,6 +213,7 @@ class SmallWharfLoad(Move):
 AnyMove = Pass | Settle | Arrange | Build | Extra | Sell | Load | WharfLoad | SmallWharfLoad
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Keep(Move):
     """Captain phase `keep`: what stays on a player's board. `None` count: every barrel."""
 
@@ -211,6 +230,14 @@ class Keep(Move):
         return ", ".join(parts)
 
 
+@cache
+def move_adapter() -> TypeAdapter[AnyMove | Keep]:
+    """pydantic's validator and JSON Schema of every move, told apart by `kind`."""
+    from pydantic import Field, TypeAdapter
+
+    return TypeAdapter(Annotated[AnyMove | Keep, Field(discriminator="kind")])
+
+
 def _word(rules: Rules | None, effect: str, default: str) -> str:
     """The clause word of a building power: that building's name in `rules`."""
     if rules is None:
@@ -220,8 +247,7 @@ def _word(rules: Rules | None, effect: str, default: str) -> str:
 
 
 # --- parsing ---
-# The parser builds moves with `model_construct`: every field is checked by the grammar here, so
-# the models' validators (built on first use) are not needed on the hot path.
+# The parser builds moves directly: every field is checked by the grammar here.
 #----------------------------------------------------------------------------
 
 
@@ -277,7 +303,7 @@ def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
     if normalize(text) in ("pass", ""):
         if not text.strip():
             raise MoveError("empty move (write 'pass', or leave the player out)")
-        return Pass.model_construct()
+        return Pass()
     parser = _PARSERS.get(role)
     if parser is None:
         raise MoveError(f"no moves are written in {a(rules.name(role))} phase (only 'pass')")
@@ -308,7 +334,7 @@ def _settler(text: str, rules: Rules) -> AnyMove:
     if tile is None and (hospice or forest):
         word = _word(rules, "settle.colonist", "hospice") if hospice else "forest"
         raise MoveError(f"'{text}': the '{word}' clause needs {a(rules.terms.plantation[0])} or {rules.quarry.name} taken")
-    return Settle.model_construct(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
+    return Settle(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
 
 
 _SAN_JUAN = ("san juan", "unplaced")
@@ -344,7 +370,7 @@ def _mayor(text: str, rules: Rules) -> AnyMove:
         if count == 0:
             continue
         target[ident] = count
-    return Arrange.model_construct(tiles=tiles, buildings=buildings, san_juan=san_juan)
+    return Arrange(tiles=tiles, buildings=buildings, san_juan=san_juan)
 
 
 def _builder(text: str, rules: Rules) -> AnyMove:
@@ -373,7 +399,7 @@ def _builder(text: str, rules: Rules) -> AnyMove:
             pay_good = _good(rules, what)
         else:
             raise MoveError(f"'{clause}': one payment of each kind at most")
-    return Build.model_construct(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)
+    return Build(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)
 
 
 def place(rules: Rules, text: str) -> str:
@@ -408,9 +434,9 @@ def _craftsman(text: str, rules: Rules) -> AnyMove:
     if normalize(first) == "none":
         if len(clauses) > 1:
             raise MoveError("'extra none' takes no other goods")
-        return Extra.model_construct(goods=())
+        return Extra(goods=())
     goods = [_good(rules, first)] + [_good(rules, c) for c in clauses[1:]]
-    return Extra.model_construct(goods=tuple(goods))
+    return Extra(goods=tuple(goods))
 
 
 def _trader(text: str, rules: Rules) -> AnyMove:
@@ -424,8 +450,8 @@ def _trader(text: str, rules: Rules) -> AnyMove:
     clause = " ".join(words)
     post = _leading_building(rules, clause, "trade.own-post")
     if post is not None:
-        return Sell.model_construct(good=_good(rules, post[1]), income=income, own_post=True)
-    return Sell.model_construct(good=_good(rules, clause), income=income)
+        return Sell(good=_good(rules, post[1]), income=income, own_post=True)
+    return Sell(good=_good(rules, clause), income=income)
 
 
 _LOAD = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>\d+))?$", re.IGNORECASE)
@@ -445,25 +471,25 @@ def _captain(text: str, rules: Rules) -> AnyMove:
                 raise MoveError(f"'{rules.name(good)}' is written twice")
             if count:
                 goods.append((good, count))
-        return SmallWharfLoad.model_construct(goods=tuple(goods))
+        return SmallWharfLoad(goods=tuple(goods))
     if len(clauses) != 1:
         raise MoveError(f"a captain move loads one kind: '[count] <good> [on <ship size>]', not '{text}'")
     clause = clauses[0]
     wharf = _leading_building(rules, clause, "ship.private-ship")
     if wharf is not None:
-        return WharfLoad.model_construct(good=_good(rules, wharf[1]))
+        return WharfLoad(good=_good(rules, wharf[1]))
     m = _LOAD.match(clause)
     if m is None:  # pragma: no cover - the pattern matches any non-empty text
         raise MoveError(f"cannot read the load '{clause}'")
     barrels = _number(m["count"], "the count") if m["count"] else None
     ship = _number(m["ship"], "the ship size") if m["ship"] else None
-    return Load.model_construct(good=_good(rules, m["good"]), count=barrels, ship=ship)
+    return Load(good=_good(rules, m["good"]), count=barrels, ship=ship)
 
 
 def parse_keep(text: str, rules: Rules) -> Keep:
     """A captain phase's `keep` entry: `sugar`, `corn all`, `corn 2, sugar`, `none`."""
     if normalize(text) == "none":
-        return Keep.model_construct(items=())
+        return Keep(items=())
     items: list[tuple[str, int | None]] = []
     seen: set[str] = set()
     for clause in _clauses(text):
@@ -478,7 +504,7 @@ def parse_keep(text: str, rules: Rules) -> Keep:
             raise MoveError(f"'{rules.name(good)}' is written twice")
         seen.add(good)
         items.append((good, count))
-    return Keep.model_construct(items=tuple(items))
+    return Keep(items=tuple(items))
 
 
 _PARSERS = {

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
-from referee.records.modelcheck import validate
 from referee.records.source import YNode, read_yaml
 from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model
@@ -82,6 +81,7 @@ def _load(path: str) -> Rules:
 
 def _validate(layers: list[YNode], path: str) -> Any:
     """The merged layers checked by the pydantic models (imported only here, on a cache miss)."""
+    from referee.records.modelcheck import validate
     from referee.rulesets.model import Ruleset
 
     merged = layers[0]

@@ -164,7 +164,7 @@ CaptainSnapshot = tuple[
 @lru_cache(maxsize=4096)
 def _load_move(good: str, count: int, ship: int) -> Load:
     """A cargo-ship load as the log writes it in full (moves are immutable: shared)."""
-    return Load.model_construct(good=good, count=count, ship=ship)
+    return Load(good=good, count=count, ship=ship)
 
 
 def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
@@ -175,7 +175,7 @@ def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
     def go(i: int, acc: tuple[tuple[str, int], ...]) -> None:
         if i == len(kinds):
             if acc:
-                out.append(SmallWharfLoad.model_construct(goods=acc))
+                out.append(SmallWharfLoad(goods=acc))
             return
         good, have = kinds[i]
         for n in range(have + 1):
@@ -188,7 +188,7 @@ def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
 @lru_cache(maxsize=256)
 def _wharf_move(good: str) -> WharfLoad:
     """A wharf load (shared, immutable)."""
-    return WharfLoad.model_construct(good=good)
+    return WharfLoad(good=good)
 
 
 class Captain(Phase):
@@ -495,7 +495,7 @@ class Captain(Phase):
                 room += f" and every {t.barrel[0]} of {kinds} kind{'s' if kinds != 1 else ''}"
             raise RuleViolation(
                 "captain.keep",
-                f"{self.who(p)} can keep {room}, not {Keep.model_construct(items=spec.items).text(self.rules)}",
+                f"{self.who(p)} can keep {room}, not {Keep(items=spec.items).text(self.rules)}",
             )
         return kept
 

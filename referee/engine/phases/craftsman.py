@@ -75,7 +75,7 @@ class Craftsman(Phase):
     def play(self, p: int, move: AnyMove) -> None:
         if isinstance(move, Pass):
             if p == self.chooser:
-                self._take(p, Extra.model_construct(goods=()))
+                self._take(p, Extra(goods=()))
             return
         if not isinstance(move, Extra):
             raise wrong_move(self, move)
@@ -115,7 +115,7 @@ class Craftsman(Phase):
             )
         if choices:  # one kind produced: the extra barrels are of it, as many as the supply has
             kind = choices[0]
-            self._take(self.chooser, Extra.model_construct(goods=(kind,) * min(self.extras_allowed(), self.g.goods_supply[kind])))
+            self._take(self.chooser, Extra(goods=(kind,) * min(self.extras_allowed(), self.g.goods_supply[kind])))
         self.extra_done = True
 
     def waiting(self) -> str:
