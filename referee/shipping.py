@@ -38,13 +38,14 @@ allow, the more valuable kinds first (the engine's `preferred_keep`); the engine
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass, field
 from itertools import product
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.engine.game import Game
-from referee.engine.phases.captain import Captain, CaptainSnapshot, cargo_options, preferred_keep, storage
+from referee.engine.phases.captain import Captain, CaptainSnapshot, cargo_options, load_move, preferred_keep, storage
 from referee.engine.state import CargoShip
 from referee.records.moves import AnyMove, Load, SmallWharfLoad, WharfLoad
 from referee.records.position import Position, ShipRecord
@@ -172,7 +173,8 @@ class _Rest:
     """A player's choices in a settled phase, what each gives, and its shape relative to the first."""
 
     options: tuple[tuple[AnyMove | None, _Solo], ...]
-    shape: tuple[tuple[Goods, int, tuple[int, ...]], ...]  # (barrels left, VP and ships beyond the first)
+    shape: tuple[tuple[Goods, int, tuple[int, ...] | None], ...]  # (barrels left, VP and barrels per ship beyond the first; None: none)
+    shape_id: int  # the same shape, the same id
 
 
 class Shipping:
@@ -195,6 +197,8 @@ class Shipping:
         self._kinds = [tuple(b.goods) for b in self.game.boards]  # each board's kinds, fixed in the phase
         self._kept: dict[tuple[int, Goods], dict[str, int]] = {}
         self._rests: dict[Key, _Rest] = {}
+        self._own_rests: dict[Key, _Rest] = {}
+        self._rest_shapes: dict[Key, int] = {}
         self._tables: dict[Key, _Table] = {}
         self._chains: dict[Key, _Solo] = {}
         self._players: dict[Key, PlayerOutcome] = {}
@@ -215,7 +219,7 @@ class Shipping:
         as a tuple of counts are canonical. The turn pointer is left out: whose decision it is
         (the decision's mode, added by the caller) is what matters.
         """
-        goods = tuple([tuple([v for _, v in held]) for held in snap[4]])
+        goods = tuple([tuple(held.values()) for held in snap[4]])
         if with_vp:
             return (snap[3], goods, snap[1], snap[2], snap[5], snap[9], snap[10])
         return (snap[3], goods, snap[1], snap[2], snap[10])
@@ -302,10 +306,11 @@ class Shipping:
             on_ships = {s.good for s in ships}
             loose = max((k for good, k in demand.items() if good not in on_ships), default=0)
             out = []
+            at_size: dict[int | None, int] = {s.size: j for j, s in enumerate(ships)}  # legal loads name their ship
             settled: list[str] = []  # the settled kinds the decider can load (the first is explored)
             for m in dec.moves:
                 if isinstance(m, Load):
-                    ship = next(s for s in ships if s.size == m.ship)
+                    ship = ships[at_size[m.ship]]
                     if ship.good == m.good and demand.get(m.good, 0) <= ship.size - ship.count:
                         settled.append(m.good)
             settled_seen = False
@@ -317,7 +322,7 @@ class Shipping:
                     # would have been loaded (nobody else sees the difference).
                     continue
                 if isinstance(m, Load):
-                    i = next(j for j, s in enumerate(ships) if s.size == m.ship)
+                    i = at_size[m.ship]
                     ship = ships[i]
                     if ship.good == m.good and demand.get(m.good, 0) <= ship.size - ship.count:
                         if settled_seen:
@@ -328,7 +333,7 @@ class Shipping:
                         if at is not None:
                             first, swaps = out[at]
                             assert isinstance(first, Load)
-                            rep = next(j for j, s in enumerate(ships) if s.size == first.ship)
+                            rep = at_size[first.ship]
                             out[at] = (first, (*swaps, (rep, i)))
                             continue
                         firsts[(m.good, m.count)] = len(out)
@@ -343,22 +348,28 @@ class Shipping:
 
     # --- a settled phase: each player alone ---------------------------------------------------
 
-    def _rest(self, p: int, goods: Goods, forgone: int, ships_key: Key) -> _Rest:
+    def _rest(self, p: int, goods: Goods, ships_key: Key, loaded: bool, used: bool, forgone: int) -> _Rest:
         """Player `p`'s choices in a settled phase (no wharf, or the wharf now on one kind), each
-        with what it gives them, played alone in the engine (remembered). `goods`: theirs now."""
-        c = self.captain
-        board = c.board(p)
-        key = (p, goods, self._own_ships(p), p in c.loaded, p in c.wharf_used, forgone >> p & 1)
+        with what it gives them, played alone in the engine (remembered). `goods`: theirs now;
+        `ships_key`: every cargo ship's kind and whether it is full; `forgone`: 1 if `p` will
+        not use their wharf any more."""
+        key = (p, goods, ships_key, loaded, used, forgone)
         hit = self._rests.get(key)
         if hit is not None:
             return hit
-        choices: list[AnyMove | None] = [None]
-        if not forgone >> p & 1 and c.may_use_wharf(p):
-            choices += [WharfLoad(good=good) for good, have in board.goods.items() if have > 0]
-        options = tuple((ch, self._solo(p, ch)) for ch in choices)
-        first = options[0][1]
-        shape = tuple((s.goods, s.vp - first.vp, tuple(a - b for a, b in zip(s.ships, first.ships, strict=True))) for _, s in options)
-        self._rests[key] = rest = _Rest(options, shape)
+        # Only the ships carrying a kind `p` holds matter to them: states differing elsewhere share it.
+        own = (p, goods, self._own_ships(p), loaded, used, forgone)
+        rest = self._own_rests.get(own)
+        if rest is None:
+            choices: list[AnyMove | None] = [None]
+            if not forgone and self.captain.may_use_wharf(p):
+                choices += [WharfLoad(good=good) for good, have in self.game.boards[p].goods.items() if have > 0]
+            options = tuple((ch, self._solo(p, ch)) for ch in choices)
+            first = options[0][1]
+            shape = tuple((s.goods, s.vp - first.vp, _added(s.ships, first.ships)) for _, s in options)
+            shape_id = self._rest_shapes.setdefault(shape, len(self._rest_shapes))
+            rest = self._own_rests[own] = _Rest(options, shape, shape_id)
+        self._rests[key] = rest
         return rest
 
     def _own_ships(self, p: int) -> Key:
@@ -372,7 +383,7 @@ class Shipping:
         load they can make (in which order does not matter: the phase is settled). The turn is
         put at `p` for each move: in a settled phase nobody else's turn changes anything."""
         if choice is None:
-            return self._chain(p)
+            return self._chain(p, restore=True)
         c, g = self.captain, self.game
         board = g.boards[p]
         snap = c.snapshot()
@@ -380,21 +391,22 @@ class Shipping:
         vp = board.vp
         c.pointer = p
         c.play(p, choice)
-        chain = self._chain(p)
-        wharf = _Solo(tuple(board.goods.values()), board.vp - vp, tuple(s.count - n for s, n in zip(g.ships, counts, strict=True)))
+        wharf_vp = board.vp - vp
+        wharf_ships = [s.count - n for s, n in zip(g.ships, counts, strict=True)]
+        chain = self._chain(p, restore=False)
         c.restore(snap)
-        return _Solo(chain.goods, wharf.vp + chain.vp, tuple(a + b for a, b in zip(wharf.ships, chain.ships, strict=True)))
+        return _Solo(chain.goods, wharf_vp + chain.vp, tuple([a + b for a, b in zip(wharf_ships, chain.ships, strict=True)]))
 
-    def _chain(self, p: int) -> _Solo:
+    def _chain(self, p: int, restore: bool) -> _Solo:
         """Player `p`'s cargo loads to the end of a settled phase, from the state in the engine
-        (remembered; the state is left as it was)."""
+        (remembered). With `restore`, the state is left as it was; else it may be changed."""
         c, g = self.captain, self.game
         board = g.boards[p]
         key = (p, tuple(board.goods.values()), self._own_ships(p), p in c.loaded)
         hit = self._chains.get(key)
         if hit is not None:
             return hit
-        snap = c.snapshot()
+        snap = c.snapshot() if restore else None
         counts = [s.count for s in g.ships]
         vp = board.vp
         while True:  # alone, `p` is the next loader while they can load: their first cargo load
@@ -402,10 +414,10 @@ class Shipping:
             if not options:
                 break
             good, amount, allowed = options[0]
-            c.pointer = p
-            c.play(p, Load(good=good, count=amount, ship=allowed[0].size))
-        result = _Solo(tuple(board.goods.values()), board.vp - vp, tuple(s.count - n for s, n in zip(g.ships, counts, strict=True)))
-        c.restore(snap)
+            c.load(p, load_move(good, amount, allowed[0].size))  # alone: always their turn
+        result = _Solo(tuple(board.goods.values()), board.vp - vp, tuple([s.count - n for s, n in zip(g.ships, counts, strict=True)]))
+        if snap is not None:
+            c.restore(snap)
         self._chains[key] = result
         return result
 
@@ -418,11 +430,13 @@ class Shipping:
         hit = self._tables.get(key)
         if hit is not None:
             return hit
-        rests = tuple([self._rest(p, goods[p], forgone, ships_key) for p in range(self.n)])
+        loaded, used = c.loaded, c.wharf_used
+        rests = tuple([self._rest(p, goods[p], ships_key, p in loaded, p in used, forgone >> p & 1) for p in range(self.n)])
         first_ships = [0] * len(g.ships)
         for rest in rests:
-            first_ships = [a + b for a, b in zip(first_ships, rest.options[0][1].ships, strict=True)]
-        shape = (tuple(s.good for s in g.ships), tuple(rest.shape for rest in rests))
+            for j, added in enumerate(rest.options[0][1].ships):
+                first_ships[j] += added
+        shape = (tuple([s.good for s in g.ships]), tuple([rest.shape_id for rest in rests]))
         shape_id = self._shapes.setdefault(shape, len(self._shapes))
         self._tables[key] = table = _Table(rests, tuple(first_ships), tuple(r.options[0][1].vp for r in rests), shape_id)
         return table
@@ -448,23 +462,32 @@ class Shipping:
                 return hit  # the same ends as an earlier settled state
             kinds = tuple([s.good for s in g.ships])
             money = tuple([b.doubloons for b in boards])
-            snap = c.snapshot()
+            snap: CaptainSnapshot | None = None  # taken for the first new end
             open_players = [p for p, rest in enumerate(rests) if len(rest.options) > 1]
             goods = [rest.options[0][1].goods for rest in rests]
             vps = list(first_vps)
-            choices: list[AnyMove | None] = [None] * self.n
             found: set[int] = set()
-            for combo in product(*(range(len(rests[p].options)) for p in open_players)):
-                counts = list(base)
-                for p, i in zip(open_players, combo, strict=True):
-                    left, extra, more = rests[p].shape[i]
+            end_ids = self._end_ids
+            cargoes: dict[tuple[int, ...], tuple[tuple[str | None, int], ...]] = {}
+            for combo in product(*[enumerate(rests[p].shape) for p in open_players]):
+                counts = base
+                for p, (_, (left, extra, more)) in zip(open_players, combo, strict=True):
                     goods[p] = left
                     vps[p] = first_vps[p] + extra
-                    choices[p] = rests[p].options[i][0]
-                    counts = [a + b for a, b in zip(counts, more, strict=True)]
-                end: End = (tuple(zip(kinds, counts, strict=True)), tuple(goods), tuple(vps), money)
-                at = self._end_ids.get(end)
-                found.add(at if at is not None else self._intern(end, Route(parent, step, snap, skip, forgone, tuple(choices))))
+                    if more is not None:
+                        counts = tuple([a + b for a, b in zip(counts, more, strict=True)])
+                ships = cargoes.get(counts)
+                if ships is None:
+                    ships = cargoes[counts] = tuple(zip(kinds, counts, strict=True))
+                end: End = (ships, tuple(goods), tuple(vps), money)
+                at = end_ids.get(end)
+                if at is None:
+                    snap = snap or c.snapshot()
+                    choices: list[AnyMove | None] = [None] * self.n
+                    for p, (i, _) in zip(open_players, combo, strict=True):
+                        choices[p] = rests[p].options[i][0]
+                    at = self._intern(end, Route(parent, step, snap, skip, forgone, tuple(choices)))
+                found.add(at)
             combined[signature] = result = frozenset(found)
             return result
 
@@ -495,13 +518,15 @@ class Shipping:
             results[key] = result = frozenset(found)
             return result
 
-        with _deep_recursion():
+        with _search():
             ends = visit(0, 0, None, None)
         self.states = len(results) + len(combined)
         outcomes: dict[Key, Outcome] = {}
         for e in sorted(ends):  # different ends can look alike once full ships are emptied
-            outcome = self._outcome(e)
-            outcomes.setdefault(_signature(outcome), outcome)
+            ships, goods, vps, money = self._ends[e]
+            alike = (self._after(ships), goods, vps, money)  # barrels left tell shipped, kept and lost
+            if alike not in outcomes:
+                outcomes[alike] = self._outcome(e)
         c.restore(self.root)
         return list(outcomes.values())
 
@@ -531,14 +556,18 @@ class Shipping:
         """An end of the phase, stored and unloaded: each player's result and the ships after."""
         ships, goods, vps, money = self._ends[e]
         players = tuple([self._player_outcome(p, goods[p], vps[p], money[p]) for p in range(self.n)])
+        return Outcome(players, self._after(ships), e)
+
+    def _after(self, ships: tuple[tuple[str | None, int], ...]) -> tuple[ShipRecord, ...]:
+        """The cargo ships after unloading (remembered): the engine empties the full ones."""
         after = self._unloaded.get(ships)
-        if after is None:  # the engine unloads: full ships are emptied, the others stay
+        if after is None:
             c, g = self.captain, self.game
             for ship, (good, count) in zip(g.ships, ships, strict=True):
                 ship.good, ship.count = good, count
             c.unload()
             after = self._unloaded[ships] = tuple(ShipRecord(s.size, s.good, s.count) for s in g.ships)
-        return Outcome(players, after, e)
+        return after
 
     def _player_outcome(self, p: int, goods: Goods, vp: int, money: int) -> PlayerOutcome:
         """One player's result: VP, barrels shipped (since the position), kept and lost in storage."""
@@ -683,7 +712,7 @@ class Shipping:
             memo[key] = (best, best_i)
             return best
 
-        with _deep_recursion():
+        with _search():
             top = value(0, 0)
         line: list[Step] = []
         skip, forgone = 0, 0
@@ -726,21 +755,28 @@ class ShippingResult:
         return self.shipping.details(outcome)
 
 
-def _signature(outcome: Outcome) -> Key:
-    """What tells two outcomes apart: every number of every player, and the ships."""
-    players = tuple((p.vp, tuple(p.shipped.items()), tuple(p.kept.items()), tuple(p.lost.items())) for p in outcome.players)
-    return (players, outcome.ships)
+def _added(ships: tuple[int, ...], first: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Barrels per ship beyond those of the first choice (None: the same)."""
+    more = tuple([a - b for a, b in zip(ships, first, strict=True)])
+    return more if any(more) else None
 
 
-class _deep_recursion:
-    """A recursion limit above the deepest line of play (a few hundred decisions at most)."""
+class _search:
+    """For the length of a search: a recursion limit above the deepest line of play (a few
+    hundred decisions at most), and the cyclic garbage collector paused. The search makes no
+    reference cycles, but its memo tables grow to hundreds of thousands of objects, which the
+    collector would otherwise walk again and again (a fifth of the time, measured)."""
 
     def __enter__(self) -> None:
         self.old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(self.old, 20_000))
+        self.collecting = gc.isenabled()
+        gc.disable()
 
     def __exit__(self, *exc: object) -> None:
         sys.setrecursionlimit(self.old)
+        if self.collecting:
+            gc.enable()
 
 
 def _setup(position: Position) -> tuple[Game, Captain]:

@@ -61,14 +61,23 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
     """Can this player load anything on a cargo ship? (A kind on a ship with room, or not on
     any ship while one is empty.)"""
+    return _can_load(board, *_loadable(ships))
+
+
+def _loadable(ships: list[CargoShip]) -> tuple[dict[str | None, bool], bool]:
+    """Each kind on a cargo ship: has its ship room? And: is a ship empty?"""
     empty = False
-    carried: dict[str | None, bool] = {}
+    room: dict[str | None, bool] = {}
     for ship in ships:
         if ship.good is None:
             empty = True
         else:
-            carried[ship.good] = ship.count < ship.size
-    return any(have > 0 and carried.get(good, empty) for good, have in board.goods.items())
+            room[ship.good] = ship.count < ship.size
+    return room, empty
+
+
+def _can_load(board: Board, room: dict[str | None, bool], empty: bool) -> bool:
+    return any(have > 0 and room.get(good, empty) for good, have in board.goods.items())
 
 
 def storage(board: Board, rules: Rules) -> tuple[int, int]:
@@ -145,15 +154,16 @@ def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules
 
 
 # (pointer, wharfs used, players who loaded, ships, barrels by player, VP by player,
-#  goods supply, VP chips left, end triggers)
+#  goods supply, VP chips left, end triggers, doubloons by player, small wharfs used).
+# The dicts are private copies, never changed: `restore` copies them again.
 CaptainSnapshot = tuple[
     int,
     frozenset[int],
     frozenset[int],
     tuple[tuple[str | None, int], ...],
-    tuple[tuple[tuple[str, int], ...], ...],
+    tuple[dict[str, int], ...],
     tuple[int, ...],
-    tuple[tuple[str, int], ...],
+    dict[str, int],
     int,
     tuple[str, ...],
     tuple[int, ...],
@@ -162,7 +172,8 @@ CaptainSnapshot = tuple[
 
 
 @lru_cache(maxsize=4096)
-def _load_move(good: str, count: int, ship: int) -> Load:
+@lru_cache(maxsize=4096)
+def load_move(good: str, count: int, ship: int) -> Load:
     """A cargo-ship load as the log writes it in full (moves are immutable: shared)."""
     return Load(good=good, count=count, ship=ship)
 
@@ -186,7 +197,8 @@ def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
 
 
 @lru_cache(maxsize=256)
-def _wharf_move(good: str) -> WharfLoad:
+@lru_cache(maxsize=256)
+def wharf_move(good: str) -> WharfLoad:
     """A wharf load (shared, immutable)."""
     return WharfLoad(good=good)
 
@@ -226,10 +238,12 @@ class Captain(Phase):
 
     def next_loader(self) -> int | None:
         """The first player clockwise from the turn pointer who can load on a cargo ship."""
-        n = self.g.n
+        g = self.g
+        n = g.n
+        room, empty = _loadable(g.ships)
         for i in range(n):
             q = (self.pointer + i) % n
-            if can_load(self.board(q), self.g.ships):
+            if _can_load(g.boards[q], room, empty):
                 return q
         return None
 
@@ -527,11 +541,11 @@ class Captain(Phase):
                 for good, amount, allowed in cargo_options(self.board(p), g.ships):
                     q = p
                     for ship in allowed:
-                        out.append((p, _load_move(good, amount, ship.size)))
+                        out.append((p, load_move(good, amount, ship.size)))
             if self.may_use_wharf(p):
                 for good, have in self.board(p).goods.items():
                     if have > 0:
-                        out.append((p, _wharf_move(good)))
+                        out.append((p, wharf_move(good)))
             if self.may_use_small_wharf(p):
                 out.extend((p, m) for m in _small_wharf_moves(self.board(p)))
             if q == p:
@@ -541,17 +555,18 @@ class Captain(Phase):
     def snapshot(self) -> CaptainSnapshot:
         """The state a captain phase can change, cheaply copied (restore it with `restore`)."""
         g = self.g
+        boards = g.boards
         return (
             self.pointer,
             frozenset(self.wharf_used),
             frozenset(self.loaded),
             tuple([(s.good, s.count) for s in g.ships]),
-            tuple([tuple(b.goods.items()) for b in g.boards]),
-            tuple([b.vp for b in g.boards]),
-            tuple(g.goods_supply.items()),
+            tuple([b.goods.copy() for b in boards]),
+            tuple([b.vp for b in boards]),
+            g.goods_supply.copy(),
             g.vp_chips,
             tuple(g.triggers),
-            tuple([b.doubloons for b in g.boards]),
+            tuple([b.doubloons for b in boards]),
             frozenset(self.small_wharf_used),
         )
 
@@ -559,18 +574,17 @@ class Captain(Phase):
         """Put back a state taken by `snapshot` (ships, barrels, VP, supplies, turn, wharfs)."""
         g = self.g
         pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers, doubloons, small_wharf_used = snap
-        self.small_wharf_used = set(small_wharf_used)
-        for board, money in zip(g.boards, doubloons, strict=True):
-            board.doubloons = money
         self.pointer = pointer
         self.wharf_used = set(wharf_used)
         self.loaded = set(loaded)
+        self.small_wharf_used = set(small_wharf_used)
         for ship, (good, held_count) in zip(g.ships, ships, strict=True):
             ship.good, ship.count = good, held_count
-        for board, held, vp in zip(g.boards, goods, vps, strict=True):
-            board.goods = dict(held)
+        for board, held, vp, money in zip(g.boards, goods, vps, doubloons, strict=True):
+            board.goods = held.copy()
             board.vp = vp
-        g.goods_supply = dict(supply)
+            board.doubloons = money
+        g.goods_supply = supply.copy()
         g.vp_chips = chips
         g.triggers[:] = triggers
 
