@@ -518,15 +518,15 @@ class Shipping:
             results[key] = result = frozenset(found)
             return result
 
+        outcomes: dict[Key, Outcome] = {}
         with _search():
             ends = visit(0, 0, None, None)
+            for e in sorted(ends):  # different ends can look alike once full ships are emptied
+                ships, goods, vps, money = self._ends[e]
+                alike = (self._after(ships), goods, vps, money)  # barrels left tell shipped, kept and lost
+                if alike not in outcomes:
+                    outcomes[alike] = self._outcome(e)
         self.states = len(results) + len(combined)
-        outcomes: dict[Key, Outcome] = {}
-        for e in sorted(ends):  # different ends can look alike once full ships are emptied
-            ships, goods, vps, money = self._ends[e]
-            alike = (self._after(ships), goods, vps, money)  # barrels left tell shipped, kept and lost
-            if alike not in outcomes:
-                outcomes[alike] = self._outcome(e)
         c.restore(self.root)
         return list(outcomes.values())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase
@@ -314,26 +314,12 @@ class Captain(Phase):
         best, allowed = best_ships(self.g.ships, good, have)
         if best == 0:
             raise RuleViolation("captain.kind-blocked", f"{self.nm(good)} cannot be loaded: {self._blocked(good)}; {self.who(p)} can load {self.options(p)}")
-        if move.ship is not None:
-            ship = next((s for s in self.g.ships if s.size == move.ship), None)
-            if ship is None:
-                sizes = ", ".join(str(s.size) for s in self.g.ships)
-                raise RuleViolation("captain.no-such-ship", f"there is no {move.ship}-{ship_word}; the cargo {ship_word}s take {sizes}")
-            targets = ships_for(self.g.ships, good)
-            if ship not in targets:
-                why = self._why_not(ship, good)
-                raise RuleViolation(
-                    "captain.wrong-ship",
-                    f"{self.nm(good)} cannot go on the {ship.size}-{ship_word} ({why}); {self.who(p)} must load it on {self._ships(allowed)}",
-                )
-            takes = min(have, ship.free)
-            if takes < best:
-                raise RuleViolation(
-                    "captain.largest-ship",
-                    f"{self.who(p)} must load {self.nm(good)} on {self._ships(allowed)}, which takes {best}, "
-                    f"not the {ship.size}-{ship_word}, which takes {takes}",
-                )
-        else:
+        chosen = [s for s in allowed if s.size == move.ship]
+        if chosen:  # the usual case: a ship that takes the most
+            ship = chosen[0]
+        elif move.ship is not None:
+            self._refuse_ship(p, move.ship, good, have, best, allowed)
+        else:  # no ship written: it must be the only one that takes the most
             if len(allowed) > 1:
                 raise RuleViolation(
                     "captain.ship-required",
@@ -349,6 +335,26 @@ class Captain(Phase):
         ship.count += best
         b.goods[good] = have - best
         self.after_load(p, best)
+
+    def _refuse_ship(self, p: int, size: int, good: str, have: int, best: int, allowed: list[CargoShip]) -> NoReturn:
+        """Why the ship named for a load is not one that takes the most (`allowed`)."""
+        ship_word = self.rules.terms.cargo_ship
+        ship = next((s for s in self.g.ships if s.size == size), None)
+        if ship is None:
+            sizes = ", ".join(str(s.size) for s in self.g.ships)
+            raise RuleViolation("captain.no-such-ship", f"there is no {size}-{ship_word}; the cargo {ship_word}s take {sizes}")
+        if ship not in ships_for(self.g.ships, good):
+            why = self._why_not(ship, good)
+            raise RuleViolation(
+                "captain.wrong-ship",
+                f"{self.nm(good)} cannot go on the {ship.size}-{ship_word} ({why}); {self.who(p)} must load it on {self._ships(allowed)}",
+            )
+        # a ship that may take the kind, but fewer barrels than another
+        raise RuleViolation(
+            "captain.largest-ship",
+            f"{self.who(p)} must load {self.nm(good)} on {self._ships(allowed)}, which takes {best}, "
+            f"not the {ship.size}-{ship_word}, which takes {min(have, ship.free)}",
+        )
 
     def _ships(self, ships: list[CargoShip], word: str = "or") -> str:
         return listing([f"the {s.size}-{self.rules.terms.cargo_ship}" for s in ships], word)
@@ -369,24 +375,27 @@ class Captain(Phase):
             return f"{self.nm(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
         return "it cannot take it"  # pragma: no cover
 
-    def _once_a_phase(self, p: int, effect: str, used: set[int], rule: str) -> tuple[Any, str]:
-        """The player's private-ship power (wharf, small wharf) and its name; refused when the
-        player has none occupied, or has used it in this phase."""
+    def _once_a_phase(self, p: int, effect: str, used: set[int], rule: str) -> Any:
+        """The player's private-ship power (wharf, small wharf); refused when the player has
+        none occupied, or has used it in this phase."""
         powers = self.board(p).powers(self.rules, effect)
-        names = listing([x.name for x in self.rules.with_effect(effect)], "or")
         if not powers:
-            raise RuleViolation(rule, f"{self.who(p)} has no occupied {names}")
+            raise RuleViolation(rule, f"{self.who(p)} has no occupied {self._names(effect)}")
         if p in used:
-            raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {names} in {self.title}: once per phase")
-        return powers[0], names
+            raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {self._names(effect)} in {self.title}: once per phase")
+        return powers[0]
+
+    def _names(self, effect: str) -> str:
+        """The names of the buildings with `effect`, for a message."""
+        return listing([x.name for x in self.rules.with_effect(effect)], "or")
 
     def use_wharf(self, p: int, good: str) -> None:
         """Every barrel of one kind onto the player's private ship, once per phase."""
         b = self.board(p)
-        wharf, names = self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
+        wharf = self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
         have = b.goods.get(good, 0)
         if have <= 0:
-            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {names}")
+            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {self._names('ship.private-ship')}")
         amount = min(have, wharf.capacity)
         b.goods[good] = have - amount
         self.g.goods_supply[good] += amount
@@ -400,7 +409,8 @@ class Captain(Phase):
     def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
         rules, b = self.rules, self.board(p)
-        power, names = self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
+        power = self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
+        names = self._names("ship.small-wharf")
         if not move.goods:
             raise RuleViolation("captain.small-wharf", f"the {names} ships at least one {rules.terms.barrel[0]}")
         for good, n in move.goods:
