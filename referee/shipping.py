@@ -205,6 +205,8 @@ class Shipping:
         self._unloaded: dict[Key, tuple[ShipRecord, ...]] = {}
         self._shapes: dict[Key, int] = {}
         self._parents: dict[Key, tuple[Key | None, Step | None]] = {}
+        self._results: dict[Key, frozenset[int]] = {}  # the ends reachable from a decision
+        self._combined: dict[Key, frozenset[int]] = {}  # the ends of a settled phase, by signature
         self._ends: list[End] = []
         self._end_ids: dict[End, int] = {}
         self._routes: list[Route | Swapped] = []
@@ -445,90 +447,93 @@ class Shipping:
 
     def play_out(self) -> list[Outcome]:
         """Every distinct outcome of the phase, in the order found (their lines: `details`)."""
-        c, g = self.captain, self.game
-        boards = g.boards
-        parents = self._parents = {}
-        results: dict[Key, frozenset[int]] = {}
-        combined: dict[Key, frozenset[int]] = {}
-
-        def settle(parent: Key | None, step: Step | None, skip: int, forgone: int) -> frozenset[int]:
-            table = self._settled(forgone)
-            rests = table.rests
-            base = tuple([s.count + f for s, f in zip(g.ships, table.first_ships, strict=True)])
-            first_vps = tuple([b.vp + f for b, f in zip(boards, table.first_vps, strict=True)])
-            signature = (table.shape, base, first_vps)
-            hit = combined.get(signature)
-            if hit is not None:
-                return hit  # the same ends as an earlier settled state
-            kinds = tuple([s.good for s in g.ships])
-            money = tuple([b.doubloons for b in boards])
-            snap: CaptainSnapshot | None = None  # taken for the first new end
-            open_players = [p for p, rest in enumerate(rests) if len(rest.options) > 1]
-            goods = [rest.options[0][1].goods for rest in rests]
-            vps = list(first_vps)
-            found: set[int] = set()
-            end_ids = self._end_ids
-            cargoes: dict[tuple[int, ...], tuple[tuple[str | None, int], ...]] = {}
-            for combo in product(*[enumerate(rests[p].shape) for p in open_players]):
-                counts = base
-                for p, (_, (left, extra, more)) in zip(open_players, combo, strict=True):
-                    goods[p] = left
-                    vps[p] = first_vps[p] + extra
-                    if more is not None:
-                        counts = tuple([a + b for a, b in zip(counts, more, strict=True)])
-                ships = cargoes.get(counts)
-                if ships is None:
-                    ships = cargoes[counts] = tuple(zip(kinds, counts, strict=True))
-                end: End = (ships, tuple(goods), tuple(vps), money)
-                at = end_ids.get(end)
-                if at is None:
-                    snap = snap or c.snapshot()
-                    choices: list[AnyMove | None] = [None] * self.n
-                    for p, (i, _) in zip(open_players, combo, strict=True):
-                        choices[p] = rests[p].options[i][0]
-                    at = self._intern(end, Route(parent, step, snap, skip, forgone, tuple(choices)))
-                found.add(at)
-            combined[signature] = result = frozenset(found)
-            return result
-
-        def visit(skip: int, forgone: int, parent: Key | None, step: Step | None) -> frozenset[int]:
-            if self.reduce and self.settled():
-                return settle(parent, step, skip, forgone)
-            dec = self.decision(skip, forgone)
-            d = dec.player
-            if d is None:
-                return settle(parent, step, skip, forgone)
-            snap = c.snapshot()
-            key = (*self.key(snap, True), dec.mode)
-            hit = results.get(key)
-            if hit is not None:
-                return hit
-            parents[key] = (parent, step)
-            options = len(dec.moves) + (1 if dec.decline else 0)
-            found: set[int] = set()
-            for move, swaps in self.explore(dec):
-                before = boards[d].vp
-                nskip, nforgone = self.follow(dec, move, forgone)
-                sub = visit(nskip, nforgone, key, Step(d, move, options, boards[d].vp - before))
-                if move is not None:
-                    c.restore(snap)
-                found |= sub
-                for i, j in swaps:
-                    found |= self._swapped(sub, i, j)
-            results[key] = result = frozenset(found)
-            return result
-
+        self._parents, self._results, self._combined = {}, {}, {}
         outcomes: dict[Key, Outcome] = {}
         with _search():
-            ends = visit(0, 0, None, None)
+            ends = self._visit(0, 0, None, None)
             for e in sorted(ends):  # different ends can look alike once full ships are emptied
                 ships, goods, vps, money = self._ends[e]
                 alike = (self._after(ships), goods, vps, money)  # barrels left tell shipped, kept and lost
                 if alike not in outcomes:
                     outcomes[alike] = self._outcome(e)
-        self.states = len(results) + len(combined)
-        c.restore(self.root)
+        self.states = len(self._results) + len(self._combined)
+        self._results, self._combined = {}, {}  # only the routes to the ends are kept (`details`)
+        self.captain.restore(self.root)
         return list(outcomes.values())
+
+    def _settle(self, parent: Key | None, step: Step | None, skip: int, forgone: int) -> frozenset[int]:
+        """The ends of the settled phase in the engine: every combination of the players' choices."""
+        c, g = self.captain, self.game
+        boards = g.boards
+        combined = self._combined
+        table = self._settled(forgone)
+        rests = table.rests
+        base = tuple([s.count + f for s, f in zip(g.ships, table.first_ships, strict=True)])
+        first_vps = tuple([b.vp + f for b, f in zip(boards, table.first_vps, strict=True)])
+        signature = (table.shape, base, first_vps)
+        hit = combined.get(signature)
+        if hit is not None:
+            return hit  # the same ends as an earlier settled state
+        kinds = tuple([s.good for s in g.ships])
+        money = tuple([b.doubloons for b in boards])
+        snap: CaptainSnapshot | None = None  # taken for the first new end
+        open_players = [p for p, rest in enumerate(rests) if len(rest.options) > 1]
+        goods = [rest.options[0][1].goods for rest in rests]
+        vps = list(first_vps)
+        found: set[int] = set()
+        end_ids = self._end_ids
+        cargoes: dict[tuple[int, ...], tuple[tuple[str | None, int], ...]] = {}
+        for combo in product(*[enumerate(rests[p].shape) for p in open_players]):
+            counts = base
+            for p, (_, (left, extra, more)) in zip(open_players, combo, strict=True):
+                goods[p] = left
+                vps[p] = first_vps[p] + extra
+                if more is not None:
+                    counts = tuple([a + b for a, b in zip(counts, more, strict=True)])
+            ships = cargoes.get(counts)
+            if ships is None:
+                ships = cargoes[counts] = tuple(zip(kinds, counts, strict=True))
+            end: End = (ships, tuple(goods), tuple(vps), money)
+            at = end_ids.get(end)
+            if at is None:
+                snap = snap or c.snapshot()
+                choices: list[AnyMove | None] = [None] * self.n
+                for p, (i, _) in zip(open_players, combo, strict=True):
+                    choices[p] = rests[p].options[i][0]
+                at = self._intern(end, Route(parent, step, snap, skip, forgone, tuple(choices)))
+            found.add(at)
+        combined[signature] = result = frozenset(found)
+        return result
+
+    def _visit(self, skip: int, forgone: int, parent: Key | None, step: Step | None) -> frozenset[int]:
+        """The ends reachable from the state in the engine (which is left as it was)."""
+        c = self.captain
+        boards = self.game.boards
+        if self.reduce and self.settled():
+            return self._settle(parent, step, skip, forgone)
+        dec = self.decision(skip, forgone)
+        d = dec.player
+        if d is None:
+            return self._settle(parent, step, skip, forgone)
+        snap = c.snapshot()
+        key = (*self.key(snap, True), dec.mode)
+        hit = self._results.get(key)
+        if hit is not None:
+            return hit
+        self._parents[key] = (parent, step)
+        options = len(dec.moves) + (1 if dec.decline else 0)
+        found: set[int] = set()
+        for move, swaps in self.explore(dec):
+            before = boards[d].vp
+            nskip, nforgone = self.follow(dec, move, forgone)
+            sub = self._visit(nskip, nforgone, key, Step(d, move, options, boards[d].vp - before))
+            if move is not None:
+                c.restore(snap)
+            found |= sub
+            for i, j in swaps:
+                found |= self._swapped(sub, i, j)
+        self._results[key] = result = frozenset(found)
+        return result
 
     def _intern(self, end: End, route: Route | Swapped) -> int:
         """The id of an end of the phase (a new one remembers how it was reached)."""
@@ -661,63 +666,14 @@ class Shipping:
         (then the first, in the engine's order). That load, its VP, and the expected line."""
         c, g = self.captain, self.game
         boards = g.boards
-        n = self.n
         memo: dict[Key, tuple[tuple[int, ...], int]] = {}
         policies: dict[Key, tuple[AnyMove | None, ...]] = {}
-
-        def where(skip: int, forgone: int) -> tuple[Decision | None, Key]:
-            """The decision (None: a settled phase or its end) and the memo key of this state."""
-            if not (self.reduce and self.settled()):
-                dec = self.decision(skip, forgone)
-                if dec.player is not None:
-                    return dec, (*self.key(c.snapshot(), False), dec.mode)
-            return None, (*self.key(c.snapshot(), False), ("s", forgone))
-
-        def value(skip: int, forgone: int) -> tuple[int, ...]:
-            dec, key = where(skip, forgone)
-            hit = memo.get(key)
-            if hit is not None:
-                return hit[0]
-            if dec is None:
-                vals: list[int] = []
-                policy: list[AnyMove | None] = []
-                for p, rest in enumerate(self._settled(forgone).rests):
-                    ranked = [((s.vp, self._kept_count(p, s.goods)), i) for i, (_, s) in enumerate(rest.options)]
-                    top_rank, i = max(ranked, key=lambda r: (r[0], -r[1]))
-                    vals += list(top_rank)
-                    policy.append(rest.options[i][0])
-                memo[key] = (tuple(vals), -1)
-                policies[key] = tuple(policy)
-                return memo[key][0]
-            d = dec.player
-            assert d is not None
-            snap = c.snapshot()
-            best: tuple[int, ...] | None = None
-            best_rank: tuple[int, ...] = ()
-            best_i = 0
-            for i, move in enumerate(self.options(dec)):
-                before = [b.vp for b in boards]
-                nskip, nforgone = self.follow(dec, move, forgone)
-                gained = [b.vp - v for b, v in zip(boards, before, strict=True)]
-                child = value(nskip, nforgone)
-                if move is not None:
-                    c.restore(snap)
-                v = list(child)
-                for p in range(n):
-                    v[2 * p] += gained[p]
-                rank = (v[2 * d], v[2 * d + 1], v[2 * target], v[2 * target + 1])
-                if best is None or rank > best_rank:
-                    best, best_rank, best_i = tuple(v), rank, i
-            assert best is not None
-            memo[key] = (best, best_i)
-            return best
-
         with _search():
-            top = value(0, 0)
+            top = self._value(0, 0, target, memo, policies)
         line: list[Step] = []
         skip, forgone = 0, 0
         while True:
-            dec, key = where(skip, forgone)
+            dec, key = self._where(skip, forgone)
             if dec is None:
                 line += self._rest_line(skip, forgone, policies[key])
                 break
@@ -739,6 +695,60 @@ class Shipping:
             line=tuple(line),
         )
 
+
+    def _where(self, skip: int, forgone: int) -> tuple[Decision | None, Key]:
+        """The decision (None: a settled phase or its end) and the memo key of this state."""
+        c = self.captain
+        if not (self.reduce and self.settled()):
+            dec = self.decision(skip, forgone)
+            if dec.player is not None:
+                return dec, (*self.key(c.snapshot(), False), dec.mode)
+        return None, (*self.key(c.snapshot(), False), ("s", forgone))
+
+    def _value(
+        self, skip: int, forgone: int, target: int, memo: dict[Key, tuple[tuple[int, ...], int]], policies: dict[Key, tuple[AnyMove | None, ...]]
+    ) -> tuple[int, ...]:
+        """Each player's (VP, kept barrels) from the state in the engine on, every player
+        maximising their own (see `best_for`); the choices made are remembered in `memo`, by
+        index, and in `policies` for settled phases."""
+        c, boards, n = self.captain, self.game.boards, self.n
+        dec, key = self._where(skip, forgone)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[0]
+        if dec is None:
+            vals: list[int] = []
+            policy: list[AnyMove | None] = []
+            for p, rest in enumerate(self._settled(forgone).rests):
+                ranked = [((s.vp, self._kept_count(p, s.goods)), i) for i, (_, s) in enumerate(rest.options)]
+                top_rank, i = max(ranked, key=lambda r: (r[0], -r[1]))
+                vals += list(top_rank)
+                policy.append(rest.options[i][0])
+            memo[key] = (tuple(vals), -1)
+            policies[key] = tuple(policy)
+            return memo[key][0]
+        d = dec.player
+        assert d is not None
+        snap = c.snapshot()
+        best: tuple[int, ...] | None = None
+        best_rank: tuple[int, ...] = ()
+        best_i = 0
+        for i, move in enumerate(self.options(dec)):
+            before = [b.vp for b in boards]
+            nskip, nforgone = self.follow(dec, move, forgone)
+            gained = [b.vp - v for b, v in zip(boards, before, strict=True)]
+            child = self._value(nskip, nforgone, target, memo, policies)
+            if move is not None:
+                c.restore(snap)
+            v = list(child)
+            for p in range(n):
+                v[2 * p] += gained[p]
+            rank = (v[2 * d], v[2 * d + 1], v[2 * target], v[2 * target + 1])
+            if best is None or rank > best_rank:
+                best, best_rank, best_i = tuple(v), rank, i
+        assert best is not None
+        memo[key] = (best, best_i)
+        return best
 
 @dataclass(slots=True)
 class ShippingResult:
