@@ -21,6 +21,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # docstring paragraphs reflow to the terminal's width
 )
 
 
@@ -91,8 +92,11 @@ def score(
     format: FormatOption = Format.text,
     provisional: Annotated[bool, typer.Option("--provisional", help="Accepted for symmetry: a game in progress is always scored provisionally here.")] = True,
 ) -> None:
-    """Final scores of a game (provisional for a game in progress), with every part shown:
-    shipping VP, building VP, each large building's bonus, tie-break, rank and winner."""
+    """Final scores of a game, every part shown (provisional for a game in progress).
+
+    Shipping VP, building VP, each large building's bonus, tie-break, rank and winner; a score
+    sheet (formats.md section 2) is scored the same way.
+    """
     from referee import render
     from referee.batch import internal_error, read_input
     from referee.report import LogReport, check_log
@@ -223,9 +227,11 @@ def ship(
     ruleset: RulesetOption = None,
     format: FormatOption = Format.text,
 ) -> None:
-    """The shipping calculator: play a captain phase out from a position and print every
-    distinct outcome (VP, barrels shipped, kept and lost, the ships after unloading), with a
-    line of play leading to each; with --for, that player's best next load.
+    """The shipping calculator: every distinct outcome of a captain phase.
+
+    Plays the phase out from a position and prints each outcome (VP, barrels shipped, kept and
+    lost, the ships after unloading) with a line of play leading to it; with --for, that
+    player's best next load.
 
     Exit code 0: calculated; 2: the position could not be read, or --for names nobody in it.
     """
