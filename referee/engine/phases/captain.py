@@ -172,7 +172,6 @@ CaptainSnapshot = tuple[
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)
 def load_move(good: str, count: int, ship: int) -> Load:
     """A cargo-ship load as the log writes it in full (moves are immutable: shared)."""
     return Load(good=good, count=count, ship=ship)
@@ -197,8 +196,7 @@ def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
 
 
 @lru_cache(maxsize=256)
-@lru_cache(maxsize=256)
-def wharf_move(good: str) -> WharfLoad:
+def _wharf_move(good: str) -> WharfLoad:
     """A wharf load (shared, immutable)."""
     return WharfLoad(good=good)
 
@@ -555,7 +553,7 @@ class Captain(Phase):
             if self.may_use_wharf(p):
                 for good, have in self.board(p).goods.items():
                     if have > 0:
-                        out.append((p, wharf_move(good)))
+                        out.append((p, _wharf_move(good)))
             if self.may_use_small_wharf(p):
                 out.extend((p, m) for m in _small_wharf_moves(self.board(p)))
             if q == p:
