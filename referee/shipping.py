@@ -197,7 +197,6 @@ class Shipping:
         self._kinds = [tuple(b.goods) for b in self.game.boards]  # each board's kinds, fixed in the phase
         self._kept: dict[tuple[int, Goods], dict[str, int]] = {}
         self._rests: dict[Key, _Rest] = {}
-        self._own_rests: dict[Key, _Rest] = {}
         self._rest_shapes: dict[Key, int] = {}
         self._tables: dict[Key, _Table] = {}
         self._chains: dict[Key, _Solo] = {}
@@ -350,18 +349,13 @@ class Shipping:
 
     # --- a settled phase: each player alone ---------------------------------------------------
 
-    def _rest(self, p: int, goods: Goods, ships_key: Key, loaded: bool, used: bool, forgone: int) -> _Rest:
+    def _rest(self, p: int, goods: Goods, loaded: bool, used: bool, forgone: int) -> _Rest:
         """Player `p`'s choices in a settled phase (no wharf, or the wharf now on one kind), each
         with what it gives them, played alone in the engine (remembered). `goods`: theirs now;
-        `ships_key`: every cargo ship's kind and whether it is full; `forgone`: 1 if `p` will
-        not use their wharf any more."""
-        key = (p, goods, ships_key, loaded, used, forgone)
-        hit = self._rests.get(key)
-        if hit is not None:
-            return hit
+        `forgone`: 1 if `p` will not use their wharf any more."""
         # Only the ships carrying a kind `p` holds matter to them: states differing elsewhere share it.
         own = (p, goods, self._own_ships(p), loaded, used, forgone)
-        rest = self._own_rests.get(own)
+        rest = self._rests.get(own)
         if rest is None:
             choices: list[AnyMove | None] = [None]
             if not forgone and self.captain.may_use_wharf(p):
@@ -370,8 +364,7 @@ class Shipping:
             first = options[0][1]
             shape = tuple((s.goods, s.vp - first.vp, _added(s.ships, first.ships)) for _, s in options)
             shape_id = self._rest_shapes.setdefault(shape, len(self._rest_shapes))
-            rest = self._own_rests[own] = _Rest(options, shape, shape_id)
-        self._rests[key] = rest
+            rest = self._rests[own] = _Rest(options, shape, shape_id)
         return rest
 
     def _own_ships(self, p: int) -> Key:
@@ -433,7 +426,7 @@ class Shipping:
         if hit is not None:
             return hit
         loaded, used = c.loaded, c.wharf_used
-        rests = tuple([self._rest(p, goods[p], ships_key, p in loaded, p in used, forgone >> p & 1) for p in range(self.n)])
+        rests = tuple([self._rest(p, goods[p], p in loaded, p in used, forgone >> p & 1) for p in range(self.n)])
         first_ships = [0] * len(g.ships)
         for rest in rests:
             for j, added in enumerate(rest.options[0][1].ships):
