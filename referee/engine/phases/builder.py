@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
-from referee.engine.text import listing
+from referee.engine.text import power_names
 from referee.records.moves import SAN_JUAN, AnyMove, Build
 from referee.rulesets.rules import Building
 
@@ -75,7 +75,7 @@ class Builder(TurnPhase):
         b.buildings[move.building] = 0
         if move.university:
             if not b.has(rules, "build.colonist"):
-                names = listing([x.name for x in rules.with_effect("build.colonist")], "or")
+                names = power_names(rules, "build.colonist")
                 raise RuleViolation("builder.university", f"{self.who(p)} has no occupied {names}: no {rules.terms.colonist[0]} comes with the building")
             if building.circles == 0:
                 raise RuleViolation("builder.university", f"the {name} has no circle for a {rules.terms.colonist[0]}")
@@ -90,7 +90,7 @@ class Builder(TurnPhase):
         when they make the player spend all their money (rules-data.md B3)."""
         rules, b = self.rules, self.board(p)
         markets = b.powers(rules, "build.black-market")
-        names = listing([x.name for x in rules.with_effect("build.black-market")], "or")
+        names = power_names(rules, "build.black-market")
         if not markets:
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no occupied {names}: the price is paid in {rules.terms.doubloon[1]}")
         market = markets[0]
