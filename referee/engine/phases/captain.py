@@ -6,6 +6,8 @@ shipping calculator (`referee.shipping`) both play the phase through `Captain`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, NoReturn
@@ -26,25 +28,34 @@ def ships_for(ships: list[CargoShip], good: str) -> list[CargoShip]:
     return [s for s in ships if s.good is None]
 
 
-def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
-    """How many barrels of `good` go on board, and the ships that take that many.
+def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int], good: object, barrels: int) -> tuple[int, tuple[int, ...]]:
+    """How many barrels of `good` go on board, and the indexes of the ships that take that many.
 
-    The same rule as `ships_for`, written out: this is the calculator's innermost loop."""
+    The loading rule, once, over plain values (ship `i` has size `sizes[i]` and carries
+    `counts[i]` of `kinds[i]`, None when empty), so that the engine and the shipping calculator
+    share it: a kind already on a ship goes only there (none when it is full); otherwise it goes
+    on an empty ship, one of those that take the most."""
     if barrels <= 0:
-        return 0, []
-    for ship in ships:
-        if ship.good == good:
-            room = ship.size - ship.count
-            return (0, []) if room <= 0 else (barrels if barrels < room else room, [ship])
-    best, out = 0, []
-    for ship in ships:
-        if ship.good is None:
-            takes = barrels if barrels < ship.size else ship.size
+        return 0, ()
+    for i, kind in enumerate(kinds):
+        if kind == good:
+            room = sizes[i] - counts[i]
+            return (0, ()) if room <= 0 else (barrels if barrels < room else room, (i,))
+    best, out = 0, ()  # type: tuple[int, tuple[int, ...]]
+    for i, kind in enumerate(kinds):
+        if kind is None:
+            takes = barrels if barrels < sizes[i] else sizes[i]
             if takes > best:
-                best, out = takes, [ship]
+                best, out = takes, (i,)
             elif takes == best:
-                out.append(ship)
+                out += (i,)
     return best, out
+
+
+def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
+    """How many barrels of `good` go on board, and the ships that take that many (`ships_taking`)."""
+    best, at = ships_taking([s.size for s in ships], [s.good for s in ships], [s.count for s in ships], good, barrels)
+    return best, [ships[i] for i in at]
 
 
 def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, list[CargoShip]]]:
@@ -61,23 +72,76 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
     """Can this player load anything on a cargo ship? (A kind on a ship with room, or not on
     any ship while one is empty.)"""
-    return _can_load(board, *_loadable(ships))
+    return holds_loadable(board.goods, *loadable([s.size for s in ships], [s.good for s in ships], [s.count for s in ships]))
 
 
-def _loadable(ships: list[CargoShip]) -> tuple[dict[str | None, bool], bool]:
-    """Each kind on a cargo ship: has its ship room? And: is a ship empty?"""
+def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int]) -> tuple[dict[object, bool], bool]:
+    """Each kind on a cargo ship: has its ship room? And: is a ship empty? (`holds_loadable`
+    reads them; the same rule as `ships_taking`.)"""
     empty = False
-    room: dict[str | None, bool] = {}
-    for ship in ships:
-        if ship.good is None:
+    room: dict[object, bool] = {}
+    for size, kind, held in zip(sizes, kinds, counts, strict=True):
+        if kind is None:
             empty = True
         else:
-            room[ship.good] = ship.count < ship.size
+            room[kind] = held < size
     return room, empty
 
 
-def _can_load(board: Board, room: dict[str | None, bool], empty: bool) -> bool:
-    return any(have > 0 and room.get(good, empty) for good, have in board.goods.items())
+def holds_loadable(goods: Mapping[Any, int], room: dict[object, bool], empty: bool) -> bool:
+    """Does a player holding `goods` have a kind that a cargo ship can take (see `loadable`)?"""
+    return any(have > 0 and room.get(good, empty) for good, have in goods.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Shipper:
+    """What one player's occupied buildings do in a captain phase, read once: the VP and
+    doubloons of a load, the private ships, storage. The engine and the calculator both score
+    loads through it."""
+
+    privilege: int  # VP with the first load (the captain's privilege; 0 for the others)
+    load_vp: int  # VP with every load (harbors)
+    load_doubloons: int  # doubloons with every load (lighthouse)
+    wharf: int | None  # the private ship's capacity (None: no wharf)
+    small_wharf: int | None  # barrels per VP on the small wharf (None: no small wharf)
+    small_wharf_loads: bool  # a small wharf shipment counts as a load
+    store_kinds: int  # kinds kept whole (warehouses)
+    store_barrels: int  # single barrels kept (windrose, storehouse)
+    start_vp_per_pair: int  # VP per pair of barrels at the start of the phase (union hall)
+    start_doubloons: int  # doubloons at the start of the phase (the captain's lighthouse)
+
+    def load(self, barrels: int, first: bool) -> int:
+        """VP of a load of `barrels` (`first`: the player's first load of the phase)."""
+        return barrels + (self.privilege if first else 0) + self.load_vp
+
+    def small_wharf_vp(self, barrels: int, first: bool) -> int:
+        """VP of `barrels` shipped on the small wharf."""
+        assert self.small_wharf is not None
+        vp = barrels // self.small_wharf
+        return self.load(vp, first) if self.small_wharf_loads else vp
+
+
+def shipper(board: Board, rules: Rules, captain: bool) -> Shipper:
+    """A player's captain-phase powers (`captain`: they chose the role)."""
+    privilege = 0
+    if captain:
+        privilege = rules.role["captain"].privilege * (2 if board.has(rules, "privilege.double") else 1)
+    wharfs = board.powers(rules, "ship.private-ship")
+    small = board.powers(rules, "ship.small-wharf")
+    lighthouses = board.powers(rules, "ship.load-doubloons")
+    kinds, barrels = storage(board, rules)
+    return Shipper(
+        privilege=privilege,
+        load_vp=sum(h.vp for h in board.powers(rules, "ship.load-vp")),
+        load_doubloons=sum(h.per_load for h in lighthouses),
+        wharf=wharfs[0].capacity if wharfs else None,
+        small_wharf=small[0].barrels_per_vp if small else None,
+        small_wharf_loads=bool(small and small[0].counts_as_load),
+        store_kinds=kinds,
+        store_barrels=barrels,
+        start_vp_per_pair=sum(h.vp_per_pair for h in board.powers(rules, "ship.pairs-vp")),
+        start_doubloons=sum(h.captain for h in lighthouses) if captain else 0,
+    )
 
 
 def storage(board: Board, rules: Rules) -> tuple[int, int]:
@@ -211,6 +275,7 @@ class Captain(Phase):
         self.wharf_used: set[int] = set()
         self.small_wharf_used: set[int] = set()
         self.loaded: set[int] = set()
+        self.shippers = [shipper(self.board(p), self.rules, p == self.chooser) for p in range(self.g.n)]
         self.on_start()
 
     def copy_state(self) -> None:
@@ -221,13 +286,10 @@ class Captain(Phase):
     def on_start(self) -> None:
         """Powers at the start of the phase: the captain's lighthouse doubloons; each union hall
         owner's VP for pairs of barrels, before their first load (rules-data.md B3)."""
-        rules = self.rules
-        for lighthouse in self.board(self.chooser).powers(rules, "ship.load-doubloons"):
-            self.board(self.chooser).doubloons += lighthouse.captain
         for p in self.order:
-            b = self.board(p)
-            for hall in b.powers(rules, "ship.pairs-vp"):
-                self.g.give_vp(p, hall.vp_per_pair * sum(n // 2 for n in b.goods.values()))
+            b, powers = self.board(p), self.shippers[p]
+            b.doubloons += powers.start_doubloons
+            self.g.give_vp(p, powers.start_vp_per_pair * sum(n // 2 for n in b.goods.values()))
 
     # --- whose turn ----------------------------------------------------------------------
 
@@ -238,10 +300,10 @@ class Captain(Phase):
         """The first player clockwise from the turn pointer who can load on a cargo ship."""
         g = self.g
         n = g.n
-        room, empty = _loadable(g.ships)
+        room, empty = loadable([s.size for s in g.ships], [s.good for s in g.ships], [s.count for s in g.ships])
         for i in range(n):
             q = (self.pointer + i) % n
-            if _can_load(g.boards[q], room, empty):
+            if holds_loadable(g.boards[q].goods, room, empty):
                 return q
         return None
 
@@ -403,7 +465,7 @@ class Captain(Phase):
     def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
         rules, b = self.rules, self.board(p)
-        power = self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
+        self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
         names = power_names(self.rules, "ship.small-wharf")
         if not move.goods:
             raise RuleViolation("captain.small-wharf", f"the {names} ships at least one {rules.terms.barrel[0]}")
@@ -414,30 +476,21 @@ class Captain(Phase):
             b.goods[good] -= n
             self.g.goods_supply[good] += n
         self.small_wharf_used.add(p)
-        vp = sum(n for _, n in move.goods) // power.barrels_per_vp
-        if power.counts_as_load:
-            self.after_load(p, vp)
-        else:
-            self.g.give_vp(p, vp)
+        powers = self.shippers[p]
+        vp = powers.small_wharf_vp(sum(n for _, n in move.goods), p not in self.loaded)
+        if powers.small_wharf_loads:
+            self.loaded.add(p)
+            b.doubloons += powers.load_doubloons
+        self.g.give_vp(p, vp)
 
     def after_load(self, p: int, barrels: int) -> None:
         """VP for a load: 1 per barrel (or as a small wharf gives), the captain's privilege on
         their first load, harbors; then the other rewards of a load (lighthouse)."""
-        rules, b = self.rules, self.board(p)
-        vp = barrels
-        if p == self.chooser and p not in self.loaded:
-            vp += rules.role["captain"].privilege * (2 if b.has(rules, "privilege.double") else 1)
-        for harbor in b.powers(rules, "ship.load-vp"):
-            vp += harbor.vp
+        powers = self.shippers[p]
+        vp = powers.load(barrels, p not in self.loaded)
         self.loaded.add(p)
         self.g.give_vp(p, vp)
-        self.on_load(p)
-
-    def on_load(self, p: int) -> None:
-        """Other rewards of a load: doubloons from a lighthouse."""
-        b = self.board(p)
-        for lighthouse in b.powers(self.rules, "ship.load-doubloons"):
-            b.doubloons += lighthouse.per_load
+        self.board(p).doubloons += powers.load_doubloons
 
     # --- the end -------------------------------------------------------------------------
 
