@@ -223,25 +223,37 @@ def main() -> None:
 @app.command()
 def ship(
     file: Annotated[str, typer.Argument(help="A shipping position (YAML); '-' reads standard input.", show_default=False)],
-    for_: Annotated[str | None, typer.Option("--for", help="Also find this player's best next load (every player maximising their own VP).")] = None,
+    for_: Annotated[str | None, typer.Option("--for", help="Show this player's choices and best move; an indifferent player is taken to play against them.")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Also list every distinct outcome of the phase.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", min=0, help="With --all: stop the list after this many outcomes.")] = None,
     ruleset: RulesetOption = None,
     format: FormatOption = Format.text,
 ) -> None:
-    """The shipping calculator: every distinct outcome of a captain phase.
+    """The shipping calculator: what each player can end a captain phase with.
 
-    Plays the phase out from a position and prints each outcome (VP, barrels shipped, kept and
-    lost, the ships after unloading) with a line of play leading to it; with --for, that
-    player's best next load.
+    For each player, the fewest and the most VP they can end the phase with over every legal
+    play (worst, best), and the VP of the expected play: each player, at each decision, makes the
+    move that gives them the most VP in the phase, then the most barrels kept after storage;
+    where still indifferent, the move worst for the player asking (--for, else the captain).
+    Then the expected play itself, and the choices of the first player to decide (with --for,
+    that player's first decision) with the worst, expected and best VP each leaves them.
+    Storage keeps the most barrels the rules allow, the more valuable kinds first.
 
     Exit code 0: calculated; 2: the position could not be read, or --for names nobody in it.
     """
     from referee.batch import internal_error, read_input
     from referee.shipping_view import ship_errors, ship_report
 
+    if limit is not None and not every:
+        raise typer.BadParameter("--limit goes with --all", param_hint="--limit")
     item = read_input(file)
     try:
-        output, code = ship_report(item.data, item.name, item.base, item.error, for_, ruleset, format is Format.json)
+        output, code = ship_report(item.data, item.name, item.base, item.error, for_, ruleset, format is Format.json, every, limit)
+        for piece in output:
+            sys.stdout.write(piece)
+            if every:  # the outcome list is written as it is found
+                sys.stdout.flush()
     except Exception as exc:  # a bug in referee: reported, never a traceback
-        output, code = ship_errors(item.name, [internal_error(item.name, exc)], format is Format.json), 2
-    print(output)
+        print(ship_errors(item.name, [internal_error(item.name, exc)], format is Format.json))
+        code = 2
     raise typer.Exit(code)

@@ -12,6 +12,7 @@ from typing import Any
 from referee.diagnostics import Diagnostic
 from referee.report import LogReport
 from referee.scoring import Score, winners
+from referee.tables import table
 
 
 def diagnostic_line(d: Diagnostic, file: str) -> str:
@@ -95,10 +96,7 @@ def scores_text(r: LogReport) -> str:
     rows = [("player", "shipping", "buildings", "bonus", "total", "tie-break", "rank")]
     for s in sorted(r.scores, key=lambda s: s.rank):
         rows.append((s.player, str(s.chips), str(s.buildings), _bonus_text(s), str(s.total), f"{s.tiebreak} ({s.doubloons}+{s.goods})", str(s.rank)))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [head]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(widths[i]) if i in (0, 3) else cell.rjust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    lines = [head, *table(rows, right=(1, 2, 4, 5, 6))]
     lines.append(winner_text(r.scores) + ("" if r.complete else " (provisional)"))
     if r.end and r.complete:
         lines.append(f"the game ended after {r.end}")

@@ -8,6 +8,7 @@ from typing import Any
 from referee.engine.text import a, count
 from referee.rulesets.compiled import plain
 from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
+from referee.tables import table
 
 
 def power(b: Building, rules: Rules) -> str:
@@ -73,14 +74,6 @@ def _base_name(thing: Any) -> str:
     return "" if base.lower() == thing.name.lower() else base
 
 
-def _table(rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out = []
-    for r in rows:
-        out.append("  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
-    return out
-
-
 def rules_text(rules: Rules, building: str | None = None) -> str:
     """The ruleset as plain-text tables."""
     m = rules.model
@@ -105,18 +98,18 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     rows.append(["roles per player and round", *[str(p.roles_per_player) for p in pcs]])
     rows.append(["roles", *[str(sum(p.roles.values())) for p in pcs]])
     rows.append([f"starting {t.plantation[1]}", *[", ".join(rules.name(k) for k in p.starting_plantations) for p in pcs]])
-    lines += _table(rows, set(range(1, len(counts) + 1)))
+    lines += table(rows, set(range(1, len(counts) + 1)))
     lines += ["", "Goods"]
     rows = [["good", "price", t.barrel[1], t.plantation[1]] + (["base name"] if renamed else [])]
     for g in m.goods:
         rows.append([g.name, str(g.price), str(g.barrels), str(g.plantations)] + ([_base_name(g)] if renamed else []))
     rows.append([m.quarry.name, "", "", str(m.quarry.count)] + ([_base_name(m.quarry)] if renamed else []))
-    lines += _table(rows, {1, 2, 3})
+    lines += table(rows, {1, 2, 3})
     lines += ["", "Roles"]
     rows = [["role", t.privilege] + (["base name"] if renamed else [])]
     for r in m.roles:
         rows.append([r.name, str(r.privilege)] + ([_base_name(r)] if renamed else []))
-    lines += _table(rows, {1})
+    lines += table(rows, {1})
     lines += ["", "Buildings"]
     rows = [["building", "cost", "VP", "col", "circles", "size", "copies", "kind", "power"] + (["base name"] if renamed else [])]
     for b in m.buildings:
@@ -124,7 +117,7 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
             [b.name, str(b.cost), str(b.vp), str(b.column), str(b.circles), str(b.size), str(b.copies), b.kind, power(b, rules)]
             + ([_base_name(b)] if renamed else [])
         )
-    lines += _table(rows, {1, 2, 3, 4, 5, 6})
+    lines += table(rows, {1, 2, 3, 4, 5, 6})
     lines += [
         "",
         f"{t.island} {m.island_spaces} spaces, {t.city} {m.city_spaces} spaces, {t.trading_house} {count(m.trading_house_spaces, t.barrel)}, "

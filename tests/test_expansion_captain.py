@@ -131,7 +131,7 @@ def test_the_calculator_knows_the_expansion_captain_powers(tmp_path):
         "  - {name: Ben, goods: {sugar: 1}, buildings: [lighthouse]}\n"
         "  - {name: Cleo, goods: {corn: 3}, buildings: [union hall]}\n"
     )
-    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(position), "-f", "json"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(position), "-f", "json", "--all"], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     outcomes = json.loads(out.stdout)["outcomes"]
     # Anna (the captain) may ship her corn on the small wharf instead of a cargo ship

@@ -13,7 +13,6 @@ import sys
 
 import pytest
 
-from referee.records.position import read_position
 from referee.report import check_log
 from referee.sheet import score_sheet
 from tests.conftest import FIXTURES, ROOT
@@ -52,22 +51,35 @@ def test_score_sheet_example_scores():
     assert (by["Anna"].total, by["Ben"].total) == (40, 42)
 
 
-def test_shipping_example_reads_and_gives_the_outcome_shown(tmp_path):
-    read_position(examples()[2].encode(), "position.yaml")
+ANSWER = FIXTURES / "positions" / "formats-example.answer.json"
+
+
+def shipping_answer() -> dict:  # type: ignore[type-arg]
+    """The JSON answer of section 3 (from formats.md, or its copy in fixtures/)."""
+    if FORMATS.exists():
+        return json.loads(re.findall(r"```json\n(.*?)```", FORMATS.read_text(encoding="utf-8"), re.S)[0])
+    return json.loads(ANSWER.read_text(encoding="utf-8"))
+
+
+def test_the_shipping_answer_copy_is_the_example():
+    if not FORMATS.exists():
+        pytest.skip("formats.md is not beside the project")
+    assert json.loads(ANSWER.read_text(encoding="utf-8")) == shipping_answer()
+
+
+def test_shipping_example_gives_exactly_the_answer_shown(tmp_path):
+    """Section 3: worst, expected and best VP of each player, the expected play (its moves as
+    written there), the captain's choices, and `best` with --for (as the text says)."""
     path = tmp_path / "position.yaml"
     path.write_text(examples()[2])
-    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     result = json.loads(out.stdout)
-    shown = {
-        "players": {
-            "Anna": {"vp": 7, "shipped": {"corn": 3, "sugar": 1}, "kept": {"coffee": 2}, "lost": {}},
-            "Ben": {"vp": 4, "shipped": {"tobacco": 4}, "kept": {}, "lost": {}},
-            "Cleo": {"vp": 0, "shipped": {}, "kept": {"corn": 1}, "lost": {}},
-        },
-        "ships": {"4": None, "5": None, "6": {"good": "sugar", "count": 4}},
-    }
-    assert shown in result["outcomes"]
-    assert result["file"] == str(path) and result["best"] is None
-
-
+    shown = shipping_answer()
+    assert result["file"] == str(path)
+    assert {**result, "file": shown["file"]} == shown
+    assert list(result) == list(shown)
+    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json", "--for", "Anna"], capture_output=True, text=True)
+    assert json.loads(out.stdout)["best"] == {"player": "Anna", "move": "2 coffee on 4", "vp": 9}
+    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json", "--all"], capture_output=True, text=True)
+    assert len(json.loads(out.stdout)["outcomes"]) == 5  # "The phase has 5 distinct outcomes"

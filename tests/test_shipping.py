@@ -1,5 +1,7 @@
-"""The shipping calculator (`referee ship`): positions read and checked, the captain phase played
-out through the engine, outcomes, the best move, the JSON of formats.md section 3."""
+"""The shipping calculator (`referee ship`, formats.md section 3, version 2): the rules of the
+captain phase through it, each player's worst, expected and best VP, the expected play, the
+choices, `forced`, every outcome with `--all`; each checked against the plain exhaustive search
+of the engine (`tests/shipping_reference.py`) on random positions."""
 
 from __future__ import annotations
 
@@ -9,33 +11,49 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.diagnostics import InputError, RuleViolation
-from referee.records.moves import Load, WharfLoad
-from referee.records.position import read_position
-from referee.shipping import Outcome, Shipping, calculate
+from referee.diagnostics import InputError
+from referee.engine.phases.captain import Captain
+from referee.records.position import Position, read_position
+from referee.shipping import Answer, Outcome, all_outcomes, answer
+from referee.shipping.phase import setup
 from tests.conftest import FIXTURES
+from tests.shipping_reference import End, plain_ends
 
 POSITIONS = FIXTURES / "positions"
 KINDS = ("corn", "indigo", "sugar", "tobacco", "coffee")
 runner = CliRunner()
 
 
-def position(text: str, file: str = "position.yaml"):  # type: ignore[no-untyped-def]
+def position(text: str, file: str = "position.yaml") -> Position:
     """A position read from YAML text (indentation removed)."""
     return read_position(textwrap.dedent(text).strip("\n") + "\n", file)
 
 
 def outcomes_of(text: str) -> list[Outcome]:
-    return calculate(position(text)).outcomes
+    return list(all_outcomes(position(text)))
 
 
 def summary(o: Outcome) -> tuple[object, ...]:
     """An outcome as plain, comparable data."""
     players = tuple((p.vp, tuple(p.shipped.items()), tuple(p.kept.items()), tuple(p.lost.items())) for p in o.players)
     return (players, tuple((s.size, s.good, s.count) for s in o.ships))
+
+
+def as_end(pos: Position, o: Outcome) -> End:
+    """A calculator outcome in the reference search's terms (ids, barrels left)."""
+    ident = {pos.rules.name(g): g for g in pos.rules.goods}
+    players = []
+    for p in o.players:
+        left: dict[str, int] = {}
+        for name, n in [*p.kept.items(), *p.lost.items()]:
+            left[ident[name]] = left.get(ident[name], 0) + n
+        players.append((p.vp, tuple(sorted(left.items())), tuple(sorted((ident[k], n) for k, n in p.kept.items())), p.doubloons))
+    return tuple(players), tuple((s.size, s.good, s.count) for s in o.ships)
 
 
 def ship(*args: str, stdin: str | None = None) -> tuple[int, str]:
@@ -49,76 +67,60 @@ def ship_json(path: Path | str, *args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(out)
 
 
+def replay(pos: Position, moves: list[tuple[int, object]]) -> Captain:
+    """The engine's captain phase after `moves` (each checked by `Captain.play`)."""
+    _, captain = setup(pos)
+    for p, move in moves:
+        captain.play(p, move)  # type: ignore[arg-type]
+    return captain
+
+
 # --- the rules, through the calculator --------------------------------------------------------
 
 
-def test_rulebook_harbor_and_wharf_example_scores_3_plus_1_2_plus_1_2_plus_1():
-    """base-game-rules.txt, Harbor: 3 of 5 tobacco fill the tobacco ship (3+1), then 2 sugar
-    (2+1), then the last 2 tobacco on the wharf (2+1)."""
-    calc = Shipping(read_position((POSITIONS / "harbor-wharf.yaml").read_bytes(), "harbor-wharf.yaml"))
-    captain, ben = calc.captain, calc.game.boards[1]
-    gained = []
-    for move in (Load(good="tobacco"), Load(good="sugar"), WharfLoad(good="tobacco")):
-        before = ben.vp
-        captain.play(1, move)
-        gained.append(ben.vp - before)
-    assert gained == [3 + 1, 2 + 1, 2 + 1]
-    captain.restore(calc.root)
-    ends = {(o.players[1].vp, tuple(o.players[1].shipped.items())) for o in calc.play_out()}
-    assert (10, (("sugar", 2), ("tobacco", 5))) in ends
-    best = calc.best_for(1)
-    assert best.phase_vp == 10 and best.kept == 0
-    assert best.move is not None and best.move.text(calc.rules) in ("3 tobacco on 5", "2 sugar on 6")
-
-
 def test_the_ship_that_takes_the_most_is_the_only_one_allowed():
-    text = """
+    result = answer(position("""
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
         players:
           - {name: Anna, goods: {corn: 6}}
           - {name: Ben}
           - {name: Cleo}
-        """
-    calc = Shipping(position(text))
-    assert [(p, m.text(calc.rules)) for p, m in calc.captain.legal_moves()] == [(0, "6 corn on 6")]
-    (only,) = calc.play_out()
-    assert only.players[0].vp == 6 + 1  # and the captain's privilege
-    assert [(s.size, s.good) for s in only.ships] == [(4, None), (5, None), (6, None)]  # the full ship was emptied
+        """))
+    assert [m.move.text(result.position.rules) for m in result.moves] == ["6 corn on 6"]
+    assert result.forced and result.choices is None
+    assert (result.vp[0].worst, result.vp[0].best) == (6 + 1, 6 + 1)  # and the captain's privilege
+    assert [(s.size, s.good) for s in result.expected.ships] == [(4, None), (5, None), (6, None)]  # the full ship was emptied
 
 
 def test_ships_that_take_the_same_are_a_choice_and_both_outcomes_appear():
-    found = {summary(o)[1] for o in outcomes_of("""
+    text = """
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
         players:
           - {name: Anna, goods: {corn: 5}}
           - {name: Ben}
           - {name: Cleo}
-        """)}
+        """
+    found = {summary(o)[1] for o in outcomes_of(text)}
     assert found == {
         ((4, None, 0), (5, None, 0), (6, None, 0)),  # on the 5-ship, which fills and is emptied
         ((4, None, 0), (5, None, 0), (6, "corn", 5)),  # on the 6-ship, which stays
     }
+    result = answer(position(text))
+    assert not result.forced
+    assert result.choices is not None and [c.move.text(result.position.rules) for c in result.choices.moves if c.move] == ["5 corn on 5", "5 corn on 6"]
 
 
 def test_a_kind_on_a_ship_goes_on_no_other_ship_even_when_that_ship_is_full():
-    text = """
+    (only,) = outcomes_of("""
         ruleset: base
         ships: {4: corn 3, 5: empty, 6: empty}
         players:
           - {name: Anna, goods: {corn: 1}}
           - {name: Ben, goods: {corn: 3}}
           - {name: Cleo}
-        """
-    calc = Shipping(position(text))
-    calc.captain.play(0, Load(good="corn"))  # fills the 4-ship
-    assert calc.captain.legal_moves() == []
-    with pytest.raises(RuleViolation) as err:
-        calc.captain.play(1, Load(good="corn", ship=5))
-    assert err.value.rule == "captain.cannot-load"
-    calc.captain.restore(calc.root)
-    (only,) = calc.play_out()
+        """)
     ben = only.players[1]
     assert (ben.vp, ben.shipped, ben.kept, ben.lost) == (0, {}, {"corn": 1}, {"corn": 2})
 
@@ -135,7 +137,7 @@ def test_a_kind_on_a_ship_with_room_goes_there_not_on_an_empty_ship():
     assert only.players[1].shipped == {"corn": 2} and only.players[1].kept == {"corn": 1}
 
 
-def test_the_wharf_when_no_cargo_ship_fits():
+def test_the_wharf_when_no_cargo_ship_fits_is_a_choice_never_a_duty():
     text = """
         ruleset: base
         ships: {4: corn 1, 5: sugar 1, 6: coffee 1}
@@ -145,25 +147,27 @@ def test_the_wharf_when_no_cargo_ship_fits():
           - {name: Cleo}
         """
     found = {(o.players[1].vp, tuple(o.players[1].shipped.items()), tuple(o.players[1].lost.items())) for o in outcomes_of(text)}
-    assert found == {(3, (("indigo", 3),), ()), (0, (), (("indigo", 2),))}  # used, or not (it never must be)
-    best = calculate(position(text), 1).best
-    assert best is not None and best.move == WharfLoad(good="indigo") and best.vp == 3
+    assert found == {(3, (("indigo", 3),), ()), (0, (), (("indigo", 2),))}  # used, or not
+    result = answer(position(text), 1)
+    assert (result.vp[1].worst, result.vp[1].expected, result.vp[1].best) == (0, 3, 3)
+    assert result.best is not None and result.best.move is not None and result.best.move.text() == "wharf indigo" and result.best.expected == 3
+    assert result.choices is not None and [(c.move, c.expected) for c in result.choices.moves][1] == (None, 0)  # leaving it unused
 
 
 def test_the_captains_privilege_only_once():
-    found = {o.players[0].vp for o in outcomes_of("""
+    result = answer(position("""
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
         players:
           - {name: Anna, goods: {corn: 2, sugar: 2}}
           - {name: Ben}
           - {name: Cleo}
-        """)}
-    assert found == {2 + 2 + 1}
+        """))
+    assert (result.vp[0].worst, result.vp[0].best) == (2 + 2 + 1, 2 + 2 + 1)
 
 
 def test_storage_keeps_the_most_barrels_then_the_most_valuable_kinds():
-    (only,) = calculate(read_position((POSITIONS / "storage.yaml").read_bytes(), "storage.yaml")).outcomes
+    (only,) = all_outcomes(read_position((POSITIONS / "storage.yaml").read_bytes(), "storage.yaml"))
     anna, ben, cleo = only.players
     assert (anna.kept, anna.lost) == ({"coffee": 1}, {"tobacco": 2})  # windrose: 1 barrel, the dearer
     assert (ben.kept, ben.lost) == ({"tobacco": 3, "coffee": 1}, {"coffee": 1})  # small warehouse: most barrels
@@ -182,71 +186,188 @@ def test_partly_filled_ships_stay_loaded():
     assert summary(only)[1] == ((4, "corn", 2), (5, None, 0), (6, None, 0))
 
 
-def test_nobody_has_a_choice_gives_one_outcome_and_says_so():
+def test_nobody_has_a_choice_the_phase_is_forced_and_says_so():
     code, out = ship(str(POSITIONS / "forced.yaml"))
     assert code == 0
-    assert "one outcome: nobody has a choice" in out
-    assert "choice of" not in out
+    assert "forced: whatever anyone does" in out
+    assert "choices" not in out
     assert "the VP chips run out" in out  # 11 VP, 8 chips: counted on paper beyond them
+    assert ship_json(POSITIONS / "forced.yaml")["forced"] is True
 
 
-# --- the contract: formats.md section 3 -------------------------------------------------------
+def test_choices_that_end_alike_are_not_forced_when_the_outcomes_differ():
+    """Worst equals best for everyone, yet the corn may go on either empty ship: two outcomes."""
+    result = answer(position("""
+        ruleset: base
+        ships: {4: empty, 5: empty, 6: empty}
+        players:
+          - {name: Anna, goods: {corn: 4}}
+          - {name: Ben}
+          - {name: Cleo}
+        """))
+    assert all(r.worst == r.best for r in result.vp)
+    assert not result.forced
 
 
-SECTION_3_OUTCOME = {
-    "players": {
-        "Anna": {"vp": 7, "shipped": {"corn": 3, "sugar": 1}, "kept": {"coffee": 2}, "lost": {}},
-        "Ben": {"vp": 4, "shipped": {"tobacco": 4}, "kept": {}, "lost": {}},
-        "Cleo": {"vp": 0, "shipped": {}, "kept": {"corn": 1}, "lost": {}},
-    },
-    "ships": {"4": None, "5": None, "6": {"good": "sugar", "count": 4}},
-}
-
-
-@pytest.mark.parametrize("path", [POSITIONS / "formats-example.yaml"], ids=["positions"])
-def test_section_3_example_gives_its_outcome_among_its_outcomes(path):
-    out = ship_json(path)
-    assert list(out) == ["file", "outcomes", "best"]
-    assert out["file"] == str(path) and out["best"] is None
-    assert SECTION_3_OUTCOME in out["outcomes"]
-    assert len(out["outcomes"]) > 1  # Ben may use his wharf instead
-    for o in out["outcomes"]:
-        assert list(o) == ["players", "ships"] and list(o["players"]) == ["Anna", "Ben", "Cleo"]
-        assert all(list(p) == ["vp", "shipped", "kept", "lost"] for p in o["players"].values())
-        assert list(o["ships"]) == ["4", "5", "6"]
-    summaries = [json.dumps(o, sort_keys=True) for o in out["outcomes"]]
-    assert len(summaries) == len(set(summaries))  # distinct
-
-
-def test_section_3_example_best_move_for_the_captain():
-    out = ship_json(POSITIONS / "formats-example.yaml", "--for", "anna")
-    assert out["best"] == {"player": "Anna", "move": "3 corn on 5", "vp": 5}
+# --- the answer: expected play, choices, best -------------------------------------------------
 
 
 def test_best_move_known_by_hand():
     """Loading corn first (3 of them fill the 4-ship: 4 VP) lets Ben fill the empty 5-ship with
     coffee and blocks Anna's; 2 coffee first leave Ben room for 3 only: Anna 3 + 3 = 6 VP."""
     out = ship_json(POSITIONS / "best-move.yaml", "--for", "Anna")
-    assert out["best"] == {"player": "Anna", "move": "2 coffee on 5", "vp": 3}
-    assert sorted(o["players"]["Anna"]["vp"] for o in out["outcomes"]) == [4, 6]
-    result = calculate(read_position((POSITIONS / "best-move.yaml").read_bytes(), "best-move.yaml"), 0)
-    assert result.best is not None and (result.best.phase_vp, result.best.kept) == (6, 0)
-    assert [s.move.text(result.position.rules) for s in result.best.line if s.move] == ["2 coffee on 5", "3 coffee on 5", "3 corn on 4"]
-    assert ship_json(POSITIONS / "best-move.yaml", "--for", "Ben")["best"] == {"player": "Ben", "move": "3 coffee on 5", "vp": 3}
-    assert ship_json(POSITIONS / "best-move.yaml", "--for", "Cleo")["best"] == {"player": "Cleo", "move": None, "vp": 0}
+    assert out["best"] == {"player": "Anna", "move": "2 coffee on 5", "vp": 6}
+    assert out["players"]["Anna"]["vp"] == {"worst": 4, "expected": 6, "best": 6}
+    assert out["choices"] == {
+        "player": "Anna",
+        "moves": [{"move": "2 coffee on 5", "worst": 6, "expected": 6, "best": 6}, {"move": "3 corn on 4", "worst": 4, "expected": 4, "best": 4}],
+    }
+    assert out["expected"]["moves"] == ["Anna: 2 coffee on 5", "Ben: 3 coffee on 5", "Anna: 3 corn on 4"]
+    assert ship_json(POSITIONS / "best-move.yaml", "--for", "Ben")["best"] is None  # Ben's one move is forced
+    assert ship_json(POSITIONS / "best-move.yaml", "--for", "Cleo")["best"] is None
 
 
-def test_text_output_marks_forced_steps_and_choices():
+def test_an_indifferent_player_is_taken_to_play_against_the_asker():
+    """Section 3: after Anna's 3 corn, Ben's tobacco on the 4-ship or his wharf give him 4 VP
+    alike; asked for Anna he takes the 4-ship (Anna 7), asked for Cleo the choice is Ben's to
+    break by the engine's order, and Anna's best VP stays 10."""
+    pos = read_position((POSITIONS / "formats-example.yaml").read_bytes(), "p.yaml")
+    result = answer(pos, 0)
+    corn = next(c for c in result.choices.moves if c.move is not None and c.move.text() == "3 corn on 5")  # type: ignore[union-attr]
+    assert (corn.worst, corn.expected, corn.best) == (7, 7, 10)
+
+
+def test_text_output_fits_a_screen_and_shows_the_choices():
     code, out = ship(str(POSITIONS / "formats-example.yaml"), "--for", "Ben")
     assert code == 0
-    assert "outcome 1 of 5" in out and "choice of 3" in out and "forced" in out
-    assert "player  VP  shipped" in out
-    assert "best for Ben: wharf tobacco (+4 VP now)" in out
+    lines = out.splitlines()
+    assert len(lines) <= 25
+    assert lines[3].split() == ["player", "worst", "expected", "best", "lost", "(expected)"]
+    assert lines[4].split() == ["Anna", "6", "9", "10", "-"]
+    assert "Ben's choices" in out and "best for Ben: wharf tobacco (4 VP expected in the phase)" in out
+
+
+def test_all_lists_every_outcome_and_limit_cuts_it():
+    data = ship_json(POSITIONS / "formats-example.yaml", "--all")
+    assert len(data["outcomes"]) == 5 and "truncated" not in data
+    cut = ship_json(POSITIONS / "formats-example.yaml", "--all", "--limit", "2")
+    assert cut["outcomes"] == data["outcomes"][:2] and cut["truncated"] is True
+    assert "outcomes" not in ship_json(POSITIONS / "formats-example.yaml")
+    code, out = ship(str(POSITIONS / "formats-example.yaml"), "--limit", "2")
+    assert code == 2 and "--limit goes with --all" in out
+    code, out = ship(str(POSITIONS / "formats-example.yaml"), "--all")
+    assert code == 0 and "  5. " in out
 
 
 def test_reads_standard_input():
     code, out = ship("-", "--format", "json", stdin=(POSITIONS / "formats-example.yaml").read_text())
     assert code == 0 and json.loads(out)["file"] == "<stdin>"
+
+
+def test_the_expansion_captain_powers_in_the_calculator():
+    result = answer(position("""
+        ruleset: expansion-1
+        ships: {4: empty, 5: empty, 6: empty}
+        players:
+          - {name: Anna, goods: {corn: 2}, buildings: [small wharf, library]}
+          - {name: Ben, goods: {sugar: 1}, buildings: [lighthouse]}
+          - {name: Cleo, goods: {corn: 3}, buildings: [union hall]}
+        """))
+    ends = list(all_outcomes(result.position))
+    # Anna (the captain, library: privilege doubled) may ship her corn on the small wharf: 1 VP + 2
+    assert any(o.players[0].shipped == {"corn": 2} and o.players[0].vp == 1 + 2 and o.ships[0].good is None and o.ships[1].good is None for o in ends)
+    assert result.vp[0].best == 2 + 2  # 2 corn on a cargo ship, the privilege doubled
+    # Ben's lighthouse pays a doubloon for his load; Cleo's union hall a VP for her pair
+    assert all(o.players[1].doubloons == 1 for o in ends)
+    assert result.vp[2].worst >= 1
+
+
+# --- against the plain exhaustive search of the engine -----------------------------------------
+
+SIZES = {2: [4, 6], 3: [4, 5, 6], 4: [5, 6, 7], 5: [6, 7, 8]}
+BASE_BUILDINGS = (("wharf", 0.4), ("harbor", 0.3), ("small warehouse", 0.2), ("large warehouse", 0.1))
+EXPANSION_BUILDINGS = (*BASE_BUILDINGS, ("small wharf", 0.2), ("lighthouse", 0.2), ("union hall", 0.15), ("storehouse", 0.15), ("library", 0.1))
+
+
+def random_position(rng: random.Random, players: int, ruleset: str = "base") -> str:
+    """A captain phase: some ships partly loaded, each player a few kinds and buildings."""
+    on_ships: set[str] = set()
+    ships = []
+    for size in SIZES[players]:
+        if rng.random() < 0.35:
+            kind = rng.choice([k for k in KINDS if k not in on_ships])
+            on_ships.add(kind)
+            ships.append(f"{size}: {kind} {rng.randint(1, size - 1)}")
+        else:
+            ships.append(f"{size}: empty")
+    lines = [f"ruleset: {ruleset}", "ships: {" + ", ".join(ships) + "}", "players:"]
+    buildings = EXPANSION_BUILDINGS if ruleset == "expansion-1" else BASE_BUILDINGS
+    for name in ("Anna", "Ben", "Cleo", "Dora", "Emil")[:players]:
+        goods = ", ".join(f"{k}: {rng.randint(1, 3)}" for k in rng.sample(KINDS, rng.randint(0, 3)))
+        owned = [b for b, chance in buildings if rng.random() < chance]
+        lines.append(f"  - {{name: {name}, goods: {{{goods}}}, buildings: [{', '.join(owned)}]}}")
+    return "\n".join(lines) + "\n"
+
+
+def a_position(seed: int) -> Position | None:
+    rng = random.Random(seed)
+    text = random_position(rng, rng.choice([2, 3, 3, 4, 5]), rng.choice(["base", "base", "expansion-1"]))
+    try:
+        return read_position(text, "r.yaml")
+    except InputError:
+        return None  # more barrels than the game has
+
+
+def check_against_the_plain_search(pos: Position, asker: int | None) -> Answer:
+    """Every figure of the answer, and the outcome list, against the engine's exhaustive search."""
+    result = answer(pos, asker)
+    plain = plain_ends(pos)
+    listed = [as_end(pos, o) for o in all_outcomes(pos)]
+    assert len(listed) == len(set(listed)) and set(listed) == plain  # every outcome, once
+    for p, r in enumerate(result.vp):
+        vps = [end[0][p][0] for end in plain]
+        assert (r.worst, r.best) == (min(vps), max(vps))
+        assert r.worst <= r.expected <= r.best
+    assert result.forced == (len(plain) == 1)
+    expected = as_end(pos, result.expected)
+    assert expected in plain
+    assert tuple(e[0] for e in expected[0]) == tuple(r.expected for r in result.vp)
+    moves = [(m.player, m.move) for m in result.moves]
+    captain = replay(pos, moves)  # the expected play is one the engine accepts ...
+    assert captain.next_loader() is None
+    from tests.shipping_reference import _end
+
+    assert _end(captain, [pos.rules.players(len(pos.players)).doubloons] * len(pos.players)) == expected  # ... and it ends there
+    if result.choices is not None:
+        c = result.choices
+        assert [x.expected for x in c.moves] == sorted((x.expected for x in c.moves), reverse=True)
+        for choice in c.moves:
+            if choice.move is None:
+                continue  # a wharf left unused for good: no move of the engine
+            after = plain_ends(pos, [*moves[: c.at], (c.player, choice.move)])
+            vps = [end[0][c.player][0] for end in after]
+            assert (choice.worst, choice.best) == (min(vps), max(vps)), (choice, c)
+            assert choice.worst <= choice.expected <= choice.best
+    if asker is not None and result.best is not None:
+        assert result.choices is not None and result.choices.player == asker and result.best == result.choices.moves[0]
+    return result
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**9), asker=st.one_of(st.none(), st.integers(min_value=0, max_value=4)))
+def test_the_answer_agrees_with_the_plain_search(seed, asker):
+    pos = a_position(seed)
+    if pos is None:
+        return
+    check_against_the_plain_search(pos, None if asker is None else asker % len(pos.players))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_answer_agrees_with_the_plain_search_on_fixed_seeds(seed):
+    """The same, on positions that stay the same from run to run."""
+    pos = a_position(seed)
+    if pos is not None:
+        check_against_the_plain_search(pos, seed % len(pos.players))
 
 
 # --- positions refused: exit 2, positioned ------------------------------------------------------
@@ -348,103 +469,5 @@ def test_an_unknown_for_player_is_refused_with_exit_2():
 
 def test_a_missing_file_is_refused_with_exit_2():
     code, out = ship("no-such-position.yaml")
-    assert code == 2 and "error[input.not-found]" in out
-
-
-# --- the engine's move generator and the search -------------------------------------------------
-
-
-def random_position(rng: random.Random, players: int) -> str:
-    sizes = {2: [4, 6], 3: [4, 5, 6], 4: [5, 6, 7], 5: [6, 7, 8]}[players]
-    on_ships: set[str] = set()
-    ships = []
-    for size in sizes:
-        if rng.random() < 0.35:
-            kind = rng.choice([k for k in KINDS if k not in on_ships])
-            on_ships.add(kind)
-            ships.append(f"{size}: {kind} {rng.randint(1, size - 1)}")
-        else:
-            ships.append(f"{size}: empty")
-    lines = ["ruleset: base", "ships: {" + ", ".join(ships) + "}", "players:"]
-    for name in ("Anna", "Ben", "Cleo", "Dora", "Emil")[:players]:
-        goods = ", ".join(f"{k}: {rng.randint(1, 3)}" for k in rng.sample(KINDS, rng.randint(0, 3)))
-        buildings = [b for b, p in (("wharf", 0.4), ("harbor", 0.3), ("small warehouse", 0.2), ("large warehouse", 0.1)) if rng.random() < p]
-        lines.append(f"  - {{name: {name}, goods: {{{goods}}}, buildings: [{', '.join(buildings)}]}}")
-    return "\n".join(lines) + "\n"
-
-
-def random_positions(seed: int, count: int) -> list[str]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        text = random_position(rng, rng.choice([2, 3, 3, 4, 5]))
-        try:
-            read_position(text, "r.yaml")
-        except InputError:
-            continue  # more barrels than the game has
-        out.append(text)
-    return out
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_legal_moves_are_exactly_what_play_accepts(seed):
-    """Along random lines of play, every load and wharf load of every player is accepted by
-    `Captain.play` exactly when `legal_moves` lists it."""
-    rng = random.Random(seed)
-    for text in random_positions(100 + seed, 6):
-        calc = Shipping(read_position(text, "r.yaml"))
-        captain, rules = calc.captain, calc.rules
-        while True:
-            legal = {(p, m.text(rules)) for p, m in captain.legal_moves()}
-            snap = captain.snapshot()
-            for p in range(calc.n):
-                for kind in KINDS:
-                    tries = [WharfLoad(good=kind)] + [Load(good=kind, ship=s.size) for s in calc.game.ships]
-                    for move in tries:
-                        try:
-                            captain.play(p, move)
-                            accepted = True
-                        except RuleViolation:
-                            accepted = False
-                        captain.restore(snap)
-                        listed = any(q == p and t.endswith(move.text(rules)) for q, t in legal)
-                        assert accepted == listed, (text, p, move.text(rules), sorted(legal))
-            assert captain.snapshot() == snap
-            moves = captain.legal_moves()
-            if not moves:
-                break
-            captain.play(*rng.choice(moves))
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_the_reduced_search_finds_what_the_full_search_finds(seed):
-    """The search's reductions (settled kinds, interchangeable ships, a settled phase played
-    player by player) change neither the outcomes nor the best values."""
-    for text in random_positions(seed, 12):
-        pos = read_position(text, "r.yaml")
-        fast, full = Shipping(pos), Shipping(pos, reduce=False)
-        a, b = fast.play_out(), full.play_out()
-        assert sorted(map(repr, map(summary, a))) == sorted(map(repr, map(summary, b))), text
-        assert len({summary(o) for o in a}) == len(a)
-        for o in a[:5]:
-            assert fast.details(o).line is not None
-        for p in range(len(pos.players)):
-            x, y = fast.best_for(p), full.best_for(p)
-            assert (x.phase_vp, x.kept) == (y.phase_vp, y.kept), (text, p)
-
-
-def test_lines_of_play_lead_to_their_outcomes():
-    """Replaying an outcome's line in the engine ends where the outcome says."""
-    for text in [*random_positions(7, 6), (POSITIONS / "formats-example.yaml").read_text()]:
-        pos = read_position(text, "r.yaml")
-        calc = Shipping(pos)
-        for outcome in calc.play_out():
-            line = calc.details(outcome).line
-            captain = calc.captain
-            captain.restore(calc.root)
-            for step in line:
-                if step.move is not None:
-                    captain.play(step.player, step.move)
-            assert captain.legal_moves() == [] or all(isinstance(m, WharfLoad) for _, m in captain.legal_moves())
-            assert [b.vp for b in calc.game.boards] == [p.vp for p in outcome.players], text
-            captain.restore(calc.root)
+    assert code == 2
+    assert "error[input.not-found]" in out

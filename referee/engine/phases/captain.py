@@ -6,7 +6,7 @@ shipping calculator (`referee.shipping`) both play the phase through `Captain`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -72,7 +72,7 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
     """Can this player load anything on a cargo ship? (A kind on a ship with room, or not on
     any ship while one is empty.)"""
-    return holds_loadable(board.goods, *loadable([s.size for s in ships], [s.good for s in ships], [s.count for s in ships]))
+    return holds_loadable(board.goods.items(), *loadable([s.size for s in ships], [s.good for s in ships], [s.count for s in ships]))
 
 
 def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int]) -> tuple[dict[object, bool], bool]:
@@ -88,9 +88,10 @@ def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int
     return room, empty
 
 
-def holds_loadable(goods: Mapping[Any, int], room: dict[object, bool], empty: bool) -> bool:
-    """Does a player holding `goods` have a kind that a cargo ship can take (see `loadable`)?"""
-    return any(have > 0 and room.get(good, empty) for good, have in goods.items())
+def holds_loadable(goods: Iterable[tuple[Any, int]], room: dict[object, bool], empty: bool) -> bool:
+    """Does a player holding `goods` ((kind, barrels) pairs) have a kind that a cargo ship can
+    take (see `loadable`)?"""
+    return any(have > 0 and room.get(good, empty) for good, have in goods)
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +304,7 @@ class Captain(Phase):
         room, empty = loadable([s.size for s in g.ships], [s.good for s in g.ships], [s.count for s in g.ships])
         for i in range(n):
             q = (self.pointer + i) % n
-            if holds_loadable(g.boards[q].goods, room, empty):
+            if holds_loadable(g.boards[q].goods.items(), room, empty):
                 return q
         return None
 

@@ -1,0 +1,28 @@
+"""The shipping calculator (`referee ship`): a captain phase about to be played, answered as a
+player at the table asks it.
+
+- `phase`: the phase as compact states, moved by the engine's own rule functions;
+- `values`: worst, expected and best VP of every player, once per state;
+- `summary`: the answer of formats.md section 3 (the expected play, the choices, forced);
+- `outcomes`: an end as the players read it, and every distinct end (`--all`);
+- `render`: the answer as text for the table, or JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import islice
+
+from referee.records.position import Position
+from referee.shipping.outcomes import Outcome, PlayerOutcome, ends, outcome
+from referee.shipping.phase import CaptainPhase
+from referee.shipping.summary import Answer, Choice, Choices, Played, Range, answer
+
+__all__ = ["Answer", "Choice", "Choices", "Outcome", "Played", "PlayerOutcome", "Range", "all_outcomes", "answer"]
+
+
+def all_outcomes(position: Position, limit: int | None = None) -> Iterator[Outcome]:
+    """Every distinct outcome of the position's captain phase, one at a time (at most `limit`)."""
+    phase = CaptainPhase(position)
+    found = (outcome(phase, end) for end in ends(phase))
+    return found if limit is None else islice(found, limit)

@@ -1,0 +1,294 @@
+"""The captain phase as the calculator searches it: compact states of small integers, and the
+moves between them, scored by the engine's own rule functions.
+
+The position is first set up in the engine (`Game`, `Captain`): that checks it, and pays the
+powers at the start of the phase (union hall, the captain's lighthouse). From there the phase
+is a graph of states; every rule of a move is the engine's (`ships_taking` and `loadable` for
+which ship takes what, `Shipper` for the VP and doubloons of a load, `preferred_keep` for
+storage). What this module adds is the shape of the graph, and two reductions, both exact:
+
+- **Players drop out.** A player who cannot load on a cargo ship now never can again (ships only
+  fill up during the phase). What they still may do (their wharf or small wharf, at any turn of
+  theirs, or not at all) touches nobody else, so it is settled once, on its own, as their *tail*
+  (`Tail`), and the player leaves the state. The decision at a state is therefore always that
+  of the next player who can load on a cargo ship, who must load (on a cargo ship or a wharf).
+- **Whose turn, not the turn pointer.** A state names the player to decide, not the pointer
+  that led there: players between the two have dropped out.
+
+A state is a tuple `(decider, captain_loaded, wharf_used, small_wharf_used, kinds, counts,
+goods)`: the decider (-1: the phase is over), whether the captain has loaded (their privilege
+comes with their first load), bit masks of the players who used their wharf or small wharf,
+the kind index on each cargo ship (None: empty) and its barrels, and each player's barrels by
+kind index (None: dropped out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
+from typing import TypeVar
+
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
+from referee.engine.game import Game
+from referee.engine.phases.captain import Captain, Shipper, holds_loadable, load_move, loadable, preferred_keep, ships_taking
+from referee.engine.state import CargoShip
+from referee.records.moves import AnyMove, SmallWharfLoad, WharfLoad
+from referee.records.position import Position
+from referee.rulesets.rules import Rules
+
+T = TypeVar("T")
+State = tuple[int, int, int, int, tuple[int | None, ...], tuple[int, ...], tuple[tuple[int, ...] | None, ...]]
+Goods = tuple[int, ...]  # one player's barrels by kind index
+TailKey = tuple[int, Goods, bool, bool, bool]  # player, barrels, wharf used, small wharf used, loaded
+
+# A move, compactly: (LOAD, kind, ship index, barrels) | (WHARF, kind, barrels) | (SMALL_WHARF, barrels by kind)
+LOAD, WHARF, SMALL_WHARF = 0, 1, 2
+Move = tuple[object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One transition of the search: the decider's move, what it earned them, the state it
+    leads to, and the players who dropped out with it (each with their tail's key)."""
+
+    move: Move
+    child: State
+    vp: int
+    doubloons: int
+    drops: tuple[tuple[int, TailKey], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TailEnd:
+    """One way a dropped-out player's rest of the phase can end: VP and doubloons gained, the
+    barrels left and how many of them storage keeps, and the moves (in order) that lead there."""
+
+    vp: int
+    doubloons: int
+    goods: Goods
+    kept: int
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """Every distinct end of a dropped-out player's rest, the first being no move at all; the
+    fewest and most VP; the expected end (most VP, then most barrels kept, then the first)."""
+
+    ends: tuple[TailEnd, ...]
+    worst: int
+    best: int
+    expected: TailEnd
+
+
+class CaptainPhase:
+    """A position's captain phase: its root state and the moves from any state."""
+
+    def __init__(self, position: Position) -> None:
+        """Set the position up in the engine (InputError if it cannot be) and read it compactly."""
+        self.position = position
+        self.rules: Rules = position.rules
+        game, captain = setup(position)
+        self.n = game.n
+        self.kinds: tuple[str, ...] = tuple(self.rules.goods)
+        self.sizes = tuple(s.size for s in game.ships)
+        self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)
+        index = {good: k for k, good in enumerate(self.kinds)}
+        start_money = self.rules.players(self.n).doubloons
+        self.start_vp = tuple(b.vp for b in game.boards)  # union halls
+        self.start_doubloons = tuple(b.doubloons - start_money for b in game.boards)  # the captain's lighthouse
+        self.start_goods: tuple[Goods, ...] = tuple(tuple(b.goods.get(good, 0) for good in self.kinds) for b in game.boards)
+        kinds = tuple(None if s.good is None else index[s.good] for s in game.ships)
+        counts = tuple(s.count for s in game.ships)
+        self.root, self.root_drops = self.normalize(0, 0, 0, 0, kinds, counts, self.start_goods)
+        self._tails: dict[TailKey, Tail] = {}
+        self._keeps: dict[tuple[int, Goods], Goods] = {}
+
+    # --- states and moves -------------------------------------------------------------------
+
+    def normalize(
+        self, pointer: int, loaded: int, wharfs: int, small_wharfs: int, kinds: tuple[int | None, ...], counts: tuple[int, ...], goods: tuple[Goods | None, ...]
+    ) -> tuple[State, tuple[tuple[int, TailKey], ...]]:
+        """The state after a move (turn pointer at `pointer`): players who can no longer load
+        on a cargo ship drop out (with their tails' keys), and the decider is found."""
+        room, empty = loadable(self.sizes, kinds, counts)
+        drops: list[tuple[int, TailKey]] = []
+        held = list(goods)
+        for p, have in enumerate(goods):
+            if have is not None and not holds_loadable(enumerate(have), room, empty):
+                drops.append((p, (p, have, bool(wharfs >> p & 1), bool(small_wharfs >> p & 1), p == 0 and loaded == 1)))
+                held[p] = None
+                wharfs &= ~(1 << p)
+                small_wharfs &= ~(1 << p)
+        n = self.n
+        decider = -1
+        for i in range(n):
+            p = (pointer + i) % n
+            if held[p] is not None:
+                decider = p
+                break
+        if held[0] is None:
+            loaded = 0
+        return (decider, loaded, wharfs, small_wharfs, kinds, counts, tuple(held)), tuple(drops)
+
+    def steps(self, state: State) -> list[Step]:
+        """The decider's moves from `state`, in the engine's order (cargo loads by kind and ship,
+        then the wharf, then the small wharf), each with where it leads."""
+        q, loaded, wharfs, small_wharfs, kinds, counts, goods = state
+        have = goods[q]
+        assert have is not None
+        powers = self.shippers[q]
+        first = q == 0 and not loaded
+        loaded_after = 1 if q == 0 else loaded
+        after = (q + 1) % self.n
+        out: list[Step] = []
+        for k, held in enumerate(have):
+            if held:
+                amount, ships = ships_taking(self.sizes, kinds, counts, k, held)
+                for i in ships:
+                    new_kinds = replaced(kinds, i, k)
+                    new_counts = replaced(counts, i, counts[i] + amount)
+                    child, drops = self.normalize(after, loaded_after, wharfs, small_wharfs, new_kinds, new_counts, _take(goods, q, k, amount))
+                    out.append(Step((LOAD, k, i, amount), child, powers.load(amount, first), powers.load_doubloons, drops))
+        if powers.wharf is not None and not wharfs >> q & 1:
+            for k, held in enumerate(have):
+                if held:
+                    amount = min(held, powers.wharf)
+                    child, drops = self.normalize(after, loaded_after, wharfs | 1 << q, small_wharfs, kinds, counts, _take(goods, q, k, amount))
+                    out.append(Step((WHARF, k, amount), child, powers.load(amount, first), powers.load_doubloons, drops))
+        if powers.small_wharf is not None and not small_wharfs >> q & 1:
+            counted = 1 if q == 0 and powers.small_wharf_loads else loaded
+            money = powers.load_doubloons if powers.small_wharf_loads else 0
+            for shipped in _shipments(have):
+                left = tuple(h - s for h, s in zip(have, shipped, strict=True))
+                goods_after = replaced(goods, q, left)
+                child, drops = self.normalize(after, counted, wharfs, small_wharfs | 1 << q, kinds, counts, goods_after)
+                out.append(Step((SMALL_WHARF, shipped), child, powers.small_wharf_vp(sum(shipped), first), money, drops))
+        return out
+
+    # --- the players who dropped out ---------------------------------------------------------
+
+    def tail(self, key: TailKey) -> Tail:
+        """A dropped-out player's rest of the phase: every distinct way it can end (remembered)."""
+        hit = self._tails.get(key)
+        if hit is None:
+            ends: dict[tuple[int, int, Goods], TailEnd] = {}
+            p, goods, wharf_used, small_used, loaded = key
+            self._tail_ends(p, goods, wharf_used, small_used, loaded, 0, 0, (), ends)
+            found = tuple(ends.values())
+            expected = max(found, key=lambda e: (e.vp, e.kept))  # the first of the best
+            hit = self._tails[key] = Tail(found, min(e.vp for e in found), max(e.vp for e in found), expected)
+        return hit
+
+    def tail_options(self, key: TailKey) -> list[tuple[Move | None, Tail]]:
+        """A dropped-out player's first decision: each first move (None: no move at all), and the
+        ends that it leaves open."""
+        p, goods, wharf_used, small_used, loaded = key
+        out: list[tuple[Move | None, Tail]] = [(None, self.tail((p, goods, True, True, loaded)))]
+        for move, goods_after, wharf_after, small_after, loaded_after, vp, money in self._tail_moves(p, goods, wharf_used, small_used, loaded):
+            rest = self.tail((p, goods_after, wharf_after, small_after, loaded_after))
+            ends = tuple(TailEnd(e.vp + vp, e.doubloons + money, e.goods, e.kept, (move, *e.moves)) for e in rest.ends)
+            out.append((move, Tail(ends, rest.worst + vp, rest.best + vp, max(ends, key=lambda e: (e.vp, e.kept)))))
+        return out
+
+    def _tail_ends(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool, vp: int, money: int, moves: tuple[Move, ...], ends: dict[tuple[int, int, Goods], TailEnd]) -> None:
+        ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.keep(p, goods)), moves))
+        for move, goods_after, wharf_after, small_after, loaded_after, gained, paid in self._tail_moves(p, goods, wharf_used, small_used, loaded):
+            self._tail_ends(p, goods_after, wharf_after, small_after, loaded_after, vp + gained, money + paid, (*moves, move), ends)
+
+    def _tail_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
+        """A dropped-out player's possible next moves: (move, barrels after, wharf used, small wharf
+        used, loaded, VP, doubloons)."""
+        powers = self.shippers[p]
+        first = p == 0 and not loaded
+        out: list[tuple[Move, Goods, bool, bool, bool, int, int]] = []
+        if powers.wharf is not None and not wharf_used:
+            for k, held in enumerate(goods):
+                if held:
+                    amount = min(held, powers.wharf)
+                    after = replaced(goods, k, held - amount)
+                    out.append(((WHARF, k, amount), after, True, small_used, True, powers.load(amount, first), powers.load_doubloons))
+        if powers.small_wharf is not None and not small_used:
+            money = powers.load_doubloons if powers.small_wharf_loads else 0
+            for shipped in _shipments(goods):
+                after = tuple(h - s for h, s in zip(goods, shipped, strict=True))
+                out.append(((SMALL_WHARF, shipped), after, wharf_used, True, loaded or powers.small_wharf_loads, powers.small_wharf_vp(sum(shipped), first), money))
+        return out
+
+    # --- storage, ships, words --------------------------------------------------------------
+
+    def keep(self, p: int, goods: Goods) -> Goods:
+        """What player `p` keeps holding `goods` at the end: the engine's `preferred_keep`."""
+        hit = self._keeps.get((p, goods))
+        if hit is None:
+            powers = self.shippers[p]
+            held = {good: n for good, n in zip(self.kinds, goods, strict=True) if n}
+            kept = preferred_keep(held, powers.store_kinds, powers.store_barrels, self.rules)
+            hit = self._keeps[(p, goods)] = tuple(kept.get(good, 0) for good in self.kinds)
+        return hit
+
+    def unloaded(self, kinds: tuple[int | None, ...], counts: tuple[int, ...]) -> tuple[tuple[int | None, int], ...]:
+        """The cargo ships after the phase: the engine's `Captain.unload` empties the full ones."""
+        ships = [CargoShip(size, None if kind is None else self.kinds[kind], held) for size, kind, held in zip(self.sizes, kinds, counts, strict=True)]
+        self._captain.g.ships = ships
+        self._captain.unload()
+        index = {good: k for k, good in enumerate(self.kinds)}
+        return tuple((None if s.good is None else index[s.good], s.count) for s in ships)
+
+    @cached_property
+    def _captain(self) -> Captain:
+        return setup(self.position)[1]
+
+    def move(self, move: Move) -> AnyMove:
+        """A compact move as the game log writes it."""
+        if move[0] == LOAD:
+            _, k, i, amount = move
+            assert isinstance(k, int) and isinstance(i, int) and isinstance(amount, int)
+            return load_move(self.kinds[k], amount, self.sizes[i])
+        if move[0] == WHARF:
+            kind = move[1]
+            assert isinstance(kind, int)
+            return WharfLoad(good=self.kinds[kind])
+        shipped = move[1]
+        assert isinstance(shipped, tuple)
+        return SmallWharfLoad(goods=tuple((self.kinds[k], n) for k, n in enumerate(shipped) if n))
+
+
+def _take(goods: tuple[Goods | None, ...], p: int, k: int, amount: int) -> tuple[Goods | None, ...]:
+    """The players' barrels with `amount` of kind `k` gone from player `p`."""
+    have = goods[p]
+    assert have is not None
+    return replaced(goods, p, replaced(have, k, have[k] - amount))
+
+
+def replaced(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """`values` with item `i` replaced (concatenation: faster than unpacking, in the search's loop)."""
+    return values[:i] + (value,) + values[i + 1 :]  # noqa: RUF005
+
+
+def _shipments(goods: Goods) -> list[Goods]:
+    """Every choice of barrels for a small wharf: any number of each kind held, not none."""
+    return [choice for choice in product(*(range(held + 1) for held in goods)) if any(choice)]
+
+
+def setup(position: Position) -> tuple[Game, Captain]:
+    """A game holding only what the captain phase needs, with the captain's phase started."""
+    rules = position.rules
+    try:
+        game = Game(rules, [p.name for p in position.players], face_up=None)
+        for board, player in zip(game.boards, position.players, strict=True):
+            board.goods = dict(player.goods)
+            board.buildings = {b: 1 for b in player.buildings}
+        game.ships = [CargoShip(s.size, s.good, s.count) for s in position.ships]
+        if position.vp_left is not None:
+            game.vp_chips = position.vp_left
+        for good in rules.goods:
+            held = sum(s.count for s in position.ships if s.good == good) + sum(p.goods.get(good, 0) for p in position.players)
+            game.goods_supply[good] = max(0, game.goods_supply[good] - held)
+        game.choose_role(0, "captain")
+    except RuleViolation as exc:
+        raise InputError([Diagnostic(exc.rule, exc.message, position.players_location, READ_ERROR)]) from None
+    phase = game.phase
+    assert isinstance(phase, Captain)
+    return game, phase

@@ -1,0 +1,156 @@
+"""`referee ship` output: a screen for the table, or one line of JSON (formats.md section 3).
+
+Both are produced in pieces (`Iterator[str]`), so that the outcome list of `--all` is written as
+it is found, never held whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from referee.records.moves import AnyMove
+from referee.records.position import ShipRecord
+from referee.rulesets.rules import Rules
+from referee.shipping.outcomes import Outcome, PlayerOutcome
+from referee.shipping.summary import Answer, Choices
+from referee.tables import table
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def answer_json(file: str, answer: Answer, outcomes: Iterable[Outcome] | None = None, limit: int | None = None) -> Iterator[str]:
+    """One line of JSON in pieces: the answer, then (with `--all`) every outcome as it is found."""
+    position = answer.position
+    rules = position.rules
+    names = [p.name for p in position.players]
+    doubloons = answer.doubloons
+    expected = _outcome_json(answer.expected, names, rules, doubloons)
+    expected["moves"] = [f"{names[m.player]}: {m.move.text(rules)}" for m in answer.moves]
+    head: dict[str, Any] = {
+        "file": file,
+        "forced": answer.forced,
+        "players": {name: {"vp": {"worst": r.worst, "expected": r.expected, "best": r.best}} for name, r in zip(names, answer.vp, strict=True)},
+        "expected": expected,
+        "choices": _choices_json(answer.choices, names, rules),
+        "best": _best_json(answer, names, rules),
+    }
+    text = json.dumps(head, ensure_ascii=False)
+    if outcomes is None:
+        yield text
+        return
+    yield text[:-1] + ', "outcomes": ['
+    for written, o in enumerate(outcomes):
+        if limit is not None and written == limit:
+            yield '], "truncated": true}'
+            return
+        yield (", " if written else "") + json.dumps(_outcome_json(o, names, rules, doubloons), ensure_ascii=False)
+    yield "]}"
+
+
+def _outcome_json(o: Outcome, names: list[str], rules: Rules, doubloons: bool) -> dict[str, Any]:
+    return {"players": {name: _player_json(p, doubloons) for name, p in zip(names, o.players, strict=True)}, "ships": _ships_json(o.ships, rules)}
+
+
+def _player_json(p: PlayerOutcome, doubloons: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"vp": p.vp, "shipped": p.shipped, "kept": p.kept, "lost": p.lost}
+    if doubloons:
+        out["doubloons"] = p.doubloons
+    return out
+
+
+def _ships_json(ships: tuple[ShipRecord, ...], rules: Rules) -> dict[str, Any]:
+    return {str(s.size): ({"good": rules.name(s.good), "count": s.count} if s.good is not None else None) for s in ships}
+
+
+def _move_text(move: AnyMove | None, rules: Rules) -> str | None:
+    return None if move is None else move.text(rules)
+
+
+def _choices_json(choices: Choices | None, names: list[str], rules: Rules) -> dict[str, Any] | None:
+    if choices is None:
+        return None
+    moves = [{"move": _move_text(c.move, rules), "worst": c.worst, "expected": c.expected, "best": c.best} for c in choices.moves]
+    return {"player": names[choices.player], "moves": moves}
+
+
+def _best_json(answer: Answer, names: list[str], rules: Rules) -> dict[str, Any] | None:
+    if answer.best is None:
+        return None
+    return {"player": names[answer.asker], "move": _move_text(answer.best.move, rules), "vp": answer.best.expected}
+
+
+# --- text ----------------------------------------------------------------------------------
+
+
+def answer_text(file: str, answer: Answer, asked: bool = False, outcomes: Iterable[Outcome] | None = None, limit: int | None = None) -> Iterator[str]:
+    """The answer for the table, in lines: each player's worst, expected and best VP, the
+    expected play, the choices; with `--all`, every outcome after it (`asked`: --for was given)."""
+    position = answer.position
+    rules = position.rules
+    names = [p.name for p in position.players]
+    captain = rules.name("captain")
+    yield f"{file}: {captain} phase [{rules.id}], {', '.join(names)} ({names[0]} is {captain})"
+    chips = f"; VP chips left: {position.vp_left}" if position.vp_left is not None else ""
+    yield f"{rules.terms.cargo_ship}s: {_ships_text(position.ships, rules)}{chips}"
+    yield ""
+    if answer.forced:
+        yield "forced: whatever anyone does, the phase ends the same way"
+    rows = [("player", "worst", "expected", "best", "lost (expected)")]
+    for name, r, p in zip(names, answer.vp, answer.expected.players, strict=True):
+        rows.append((name, str(r.worst), str(r.expected), str(r.best), _goods(p.lost)))
+    yield from table(rows, right=(1, 2, 3))
+    yield ""
+    yield "expected play (each player takes the move best for them; see `referee ship --help`):"
+    if not answer.moves:
+        yield "  nobody loads anything"
+    yield from table([(f"{i}.", names[m.player], m.move.text(rules)) for i, m in enumerate(answer.moves, start=1)], right=(0,), indent="  ")
+    yield f"  {rules.terms.cargo_ship}s after unloading: {_ships_text(answer.expected.ships, rules)}"
+    if position.vp_left is not None and sum(p.vp for p in answer.expected.players) >= position.vp_left:
+        yield "  the VP chips run out: the game ends after this round (VP beyond them are counted on paper)"
+    if answer.choices is not None:
+        yield ""
+        yield from _choices_text(answer.choices, names, rules)
+    elif asked:
+        yield ""
+        yield f"{names[answer.asker]} has no choice to make in this phase"
+    if answer.best is not None:
+        yield f"best for {names[answer.asker]}: {_move_words(answer.best.move, rules)} ({answer.best.expected} VP expected in the phase)"
+    if outcomes is not None:
+        yield ""
+        yield "every distinct outcome:"
+        for written, o in enumerate(outcomes):
+            if limit is not None and written == limit:
+                yield f"  ... (the list stops after {limit}: --limit)"
+                return
+            yield f"  {written + 1}. {_outcome_line(o, names, rules)}"
+
+
+def _choices_text(choices: Choices, names: list[str], rules: Rules) -> Iterator[str]:
+    yield f"{names[choices.player]}'s choices (VP in the phase):"
+    rows = [("move", "worst", "expected", "best")]
+    for c in choices.moves:
+        rows.append((_move_words(c.move, rules), str(c.worst), str(c.expected), str(c.best)))
+    yield from table(rows, right=(1, 2, 3), indent="  ")
+
+
+def _move_words(move: AnyMove | None, rules: Rules) -> str:
+    return move.text(rules) if move is not None else f"no {rules.terms.private_ship}"
+
+
+def _outcome_line(o: Outcome, names: list[str], rules: Rules) -> str:
+    players = []
+    for name, p in zip(names, o.players, strict=True):
+        extra = [f"kept {_goods(p.kept)}"] if p.kept else []
+        extra += [f"lost {_goods(p.lost)}"] if p.lost else []
+        players.append(f"{name} {p.vp} VP" + (f" ({'; '.join(extra)})" if extra else ""))
+    return ", ".join(players) + f" | {_ships_text(o.ships, rules)}"
+
+
+def _ships_text(ships: tuple[ShipRecord, ...], rules: Rules) -> str:
+    return ", ".join(f"{s.size}: {f'{s.count} {rules.name(s.good)}' if s.good else 'empty'}" for s in ships)
+
+
+def _goods(goods: dict[str, int]) -> str:
+    return ", ".join(f"{n} {k}" for k, n in goods.items()) or "-"

@@ -1,0 +1,171 @@
+"""What `referee ship` answers (formats.md section 3, version 2): each player's worst, expected
+and best VP, the expected play with its outcome and moves, the choices at the first decision
+along it, and whether the phase is forced.
+
+The expected play is read off the valuation (`Valuation`): from the root, each decider's
+remembered move. A dropped-out player's moves (their wharf, their small wharf) are written at
+their first turn after they dropped out, when the turn passes them on the way to the next
+decider, or at the end of the loading: the line of play is one the engine accepts as it stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.records.moves import AnyMove
+from referee.records.position import Position
+from referee.shipping.outcomes import Outcome, ends, outcome
+from referee.shipping.phase import CaptainPhase, Goods, Move, TailKey
+from referee.shipping.values import Valuation
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A player's VP over the phase: the fewest, the expected, the most."""
+
+    worst: int
+    expected: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One move of the expected play."""
+
+    player: int
+    move: AnyMove
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One move open at a decision (None: leaving the wharf unused), and the VP over the
+    phase it leaves the player who chooses."""
+
+    move: AnyMove | None
+    worst: int
+    expected: int
+    best: int
+    kept: int  # barrels the player keeps in the expected play after this move
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """A player's first decision with more than one move along the expected play: the moves,
+    by expected VP (then barrels kept), the highest first."""
+
+    player: int
+    moves: tuple[Choice, ...]
+    at: int  # moves of the expected play made before this decision
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The shipping calculator's answer for a position (see the module)."""
+
+    position: Position
+    forced: bool
+    vp: tuple[Range, ...]
+    expected: Outcome
+    moves: tuple[Played, ...]
+    choices: Choices | None
+    asker: int  # the player the expected play is worst for where a decider is indifferent
+    best: Choice | None  # with --for: the asker's best move (the first of their choices)
+    states: int  # states valued by the search
+    doubloons: bool  # doubloons change hands in the phase (a lighthouse): outcomes show them
+
+
+def answer(position: Position, asker: int | None = None) -> Answer:
+    """Value every state of the position's captain phase and read the answer off it.
+
+    `asker` (`--for`): the player whose choices are shown, and for whom an indifferent decider's
+    move is taken to be the worst; by default the captain, with the choices of the first player
+    to decide."""
+    phase = CaptainPhase(position)
+    valuation = Valuation(phase, 0 if asker is None else asker)
+    top = valuation.root_values()
+    n = phase.n
+    vp = tuple(Range(top[p], top[2 * n + p], top[n + p]) for p in range(n))
+    play = _ExpectedPlay(phase, valuation)
+    assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
+    forced = all(r.worst == r.best for r in vp) and _at_most_one_end(phase)
+    if asker is None:
+        choices = play.decisions[0] if play.decisions else None
+        best = None
+    else:
+        choices = next((d for d in play.decisions if d.player == asker), None)
+        best = choices.moves[0] if choices is not None else None
+    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, valuation.asker, best, valuation.states, any(s.load_doubloons or s.start_doubloons for s in phase.shippers))
+
+
+def _at_most_one_end(phase: CaptainPhase) -> bool:
+    found = ends(phase)
+    next(found)
+    return next(found, None) is None
+
+
+class _ExpectedPlay:
+    """The expected play from the root: its moves, its decisions with more than one move, the
+    VP and outcome it ends with."""
+
+    def __init__(self, phase: CaptainPhase, valuation: Valuation) -> None:
+        self.phase, self.valuation = phase, valuation
+        n = phase.n
+        self.vp = list(phase.start_vp)
+        self.money = list(phase.start_doubloons)
+        self.goods: list[Goods] = list(phase.start_goods)
+        self.moves: list[Played] = []
+        self.decisions: list[Choices] = []
+        self.pointer = 0
+        self.pending: list[tuple[int, TailKey]] = list(phase.root_drops)
+        state = phase.root
+        while True:
+            decider = state[0]
+            self._tails(decider)
+            if decider < 0:
+                break
+            steps = phase.steps(state)
+            chosen = valuation.value(state)[-1]
+            if len(steps) > 1:
+                options = []
+                for step in steps:
+                    values = valuation.after(step, decider)
+                    options.append(self._choice(step.move, decider, values[decider], values[2 * n + decider], values[n + decider], values[3 * n + decider]))
+                self._decided(decider, options)
+            step = steps[chosen]
+            self._play(decider, step.move)
+            self.vp[decider] += step.vp
+            self.money[decider] += step.doubloons
+            self.pending += step.drops
+            state = step.child
+        ships = phase.unloaded(state[4], state[5])
+        self.outcome = outcome(phase, (ships, tuple(zip(self.vp, self.goods, self.money, strict=True))))
+
+    def _tails(self, decider: int) -> None:
+        """The dropped-out players whose turn comes before the decider's (all of them, at the
+        end) make their expected moves, clockwise from the turn pointer."""
+        n = self.phase.n
+        reach = (decider - self.pointer) % n if decider >= 0 else n
+        due = sorted((p for p in self.pending if (p[0] - self.pointer) % n < reach), key=lambda p: (p[0] - self.pointer) % n)
+        for player, key in due:
+            self.pending.remove((player, key))
+            options = self.phase.tail_options(key)
+            if len(options) > 1:
+                self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
+            end = self.phase.tail(key).expected
+            for move in end.moves:
+                self._play(player, move)
+            self.vp[player] += end.vp
+            self.money[player] += end.doubloons
+            self.goods[player] = end.goods
+
+    def _choice(self, move: Move | None, player: int, worst: int, expected: int, best: int, kept: int) -> Choice:
+        so_far = self.vp[player]
+        return Choice(None if move is None else self.phase.move(move), so_far + worst, so_far + expected, so_far + best, kept)
+
+    def _decided(self, player: int, options: list[Choice]) -> None:
+        ranked = sorted(range(len(options)), key=lambda i: (-options[i].expected, -options[i].kept, i))
+        self.decisions.append(Choices(player, tuple(options[i] for i in ranked), len(self.moves)))
+
+    def _play(self, player: int, move: Move) -> None:
+        self.moves.append(Played(player, self.phase.move(move)))
+        self.pointer = (player + 1) % self.phase.n

@@ -1,0 +1,130 @@
+"""Worst, expected and best VP of every player, computed once per state of the phase.
+
+From a state, a player's *worst* and *best* are the fewest and most VP they can still gain over
+every legal way the rest of the phase can be played; the *expected* play is the one in which each
+decider takes the move that gives them the most VP, then the most barrels kept after storage, and
+where still indifferent the move worst for the player asking (VP, then barrels kept), and then the
+first in the engine's order (formats.md section 3). A dropped-out player's rest is their tail
+(`CaptainPhase.tail`), the same for every play around it, so it is added where they drop out.
+
+The values of a state are one flat tuple of integers, `4 * players + 1` long: worst, best,
+expected VP and expected barrels kept of each player (0 for players no longer in the state), and
+the index of the expected move. Every state is valued once (memoised), so the work grows with
+the number of distinct states, not with the lines of play.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from referee.shipping.phase import CaptainPhase, State, Step, TailKey
+
+Values = tuple[int, ...]
+
+
+class Valuation:
+    """The values of every state reached from the root, for one player asking."""
+
+    def __init__(self, phase: CaptainPhase, asker: int) -> None:
+        self.phase = phase
+        self.asker = asker
+        self.n = phase.n
+        self.memo: dict[State, Values] = {}
+        self._terminal: Values = (0,) * (4 * self.n) + (-1,)
+        with quiet_search():
+            self.value(phase.root)
+
+    @property
+    def states(self) -> int:
+        """How many states were valued."""
+        return len(self.memo)
+
+    def value(self, state: State) -> Values:
+        """The values of `state` (see the module)."""
+        hit = self.memo.get(state)
+        if hit is not None:
+            return hit
+        if state[0] < 0:
+            return self._terminal
+        n, decider = self.n, state[0]
+        worst: list[int] | None = None
+        best: list[int] = []
+        chosen: list[int] = []
+        chosen_rank: tuple[int, int, int, int] = (0, 0, 0, 0)
+        chosen_index = -1
+        for i, step in enumerate(self.phase.steps(state)):
+            values = self.after(step, decider)
+            rank = self.rank(values, decider)
+            if worst is None:
+                worst, best = list(values[:n]), list(values[n : 2 * n])
+                chosen, chosen_rank, chosen_index = list(values[2 * n : 4 * n]), rank, i
+                continue
+            for p in range(n):
+                if values[p] < worst[p]:
+                    worst[p] = values[p]
+                if values[n + p] > best[p]:
+                    best[p] = values[n + p]
+            if rank > chosen_rank:
+                chosen, chosen_rank, chosen_index = list(values[2 * n : 4 * n]), rank, i
+        assert worst is not None, "a decider always has a move"
+        result = (*worst, *best, *chosen, chosen_index)
+        self.memo[state] = result
+        return result
+
+    def after(self, step: Step, decider: int) -> Values:
+        """The values of a move: the child's, plus what the move earned the decider, plus the
+        tails of the players who dropped out with it."""
+        n = self.n
+        values = list(self.value(step.child))
+        values[decider] += step.vp
+        values[n + decider] += step.vp
+        values[2 * n + decider] += step.vp
+        for p, key in step.drops:
+            self._add_tail(values, p, key)
+        return tuple(values)
+
+    def root_values(self) -> Values:
+        """The values of the whole phase, from the position: the root's, plus the VP the phase
+        gave at its start (union halls) and the tails of the players out from the start."""
+        n = self.n
+        values = list(self.value(self.phase.root))
+        for p in range(n):
+            for block in range(3):
+                values[block * n + p] += self.phase.start_vp[p]
+        for p, key in self.phase.root_drops:
+            self._add_tail(values, p, key)
+        return tuple(values)
+
+    def _add_tail(self, values: list[int], p: int, key: TailKey) -> None:
+        n = self.n
+        tail = self.phase.tail(key)
+        values[p] += tail.worst
+        values[n + p] += tail.best
+        values[2 * n + p] += tail.expected.vp
+        values[3 * n + p] += tail.expected.kept
+
+    def rank(self, values: Values, decider: int) -> tuple[int, int, int, int]:
+        """How the expected play orders a move of `decider` with these values."""
+        n, asker = self.n, self.asker
+        return (values[2 * n + decider], values[3 * n + decider], -values[2 * n + asker], -values[3 * n + asker])
+
+
+@contextmanager
+def quiet_search() -> Iterator[None]:
+    """For the length of a search: a recursion limit above the deepest line of play (one level
+    a move: a few hundred at most), and the cyclic garbage collector paused (the search makes no
+    reference cycles, but its memo grows to many objects, which the collector would walk again
+    and again)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+        if collecting:
+            gc.enable()

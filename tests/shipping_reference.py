@@ -1,0 +1,52 @@
+"""The plain exhaustive search of a captain phase, for the tests: every line of play through the
+engine itself (`Captain.legal_moves`, `Captain.play`), no reduction, each distinct end once.
+
+The calculator's reductions (players dropping out, states keyed by the decider) and its values
+are checked against what this finds."""
+
+from __future__ import annotations
+
+from referee.engine.phases.captain import Captain, preferred_keep, storage
+from referee.records.position import Position
+from referee.shipping.phase import setup
+
+# each player's (VP, barrels left by kind, kept by kind, doubloons), and the ships after unloading
+End = tuple[tuple[tuple[int, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], int], ...], tuple[tuple[int, str | None, int], ...]]
+
+
+def plain_ends(position: Position, before: list[tuple[int, object]] | None = None) -> set[End]:
+    """Every distinct end of the phase (after the moves `before`, played first)."""
+    _, captain = setup(position)
+    for p, move in before or []:
+        captain.play(p, move)  # type: ignore[arg-type]
+    start = [position.rules.players(len(position.players)).doubloons] * len(position.players)  # before the phase
+    memo: dict[object, frozenset[End]] = {}
+
+    def visit() -> frozenset[End]:
+        snap = captain.snapshot()
+        key = (snap[0], snap[1], snap[2], snap[3], tuple(tuple(sorted(g.items())) for g in snap[4]), snap[5], snap[9], snap[10])
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        found: set[End] = set()
+        if captain.next_loader() is None:
+            found.add(_end(captain, start))  # the phase may end: nobody can load on a cargo ship
+        for p, move in captain.legal_moves():
+            captain.play(p, move)
+            found |= visit()
+            captain.restore(snap)
+        memo[key] = frozenset(found)
+        return memo[key]
+
+    return set(visit())
+
+
+def _end(captain: Captain, start: list[int]) -> End:
+    game, rules = captain.g, captain.rules
+    players = []
+    for p, board in enumerate(game.boards):
+        kept = preferred_keep(board.goods, *storage(board, rules), rules)
+        held = tuple(sorted((k, n) for k, n in board.goods.items() if n))
+        players.append((board.vp, held, tuple(sorted((k, n) for k, n in kept.items() if n)), board.doubloons - start[p]))
+    ships = tuple((s.size, None, 0) if s.full else (s.size, s.good, s.count) for s in game.ships)
+    return tuple(players), ships
