@@ -68,7 +68,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
     """Every distinct end of the phase, each once, the first at once (see the module)."""
     seen: set[Config] = set()
     written: set[End] = set()
-    unloaded: dict[tuple[object, ...], tuple[tuple[int | None, int], ...]] = {}
+    unloaded: dict[tuple[tuple[int | None, ...], tuple[int, ...]], tuple[tuple[int | None, int], ...]] = {}
     tails: list[TailKey | None] = [None] * phase.n
     for p, key in phase.root_drops:
         tails[p] = key
@@ -81,10 +81,12 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
             seen.add(config)
             state, vp, money, dropped = config
             q = state[0]
+            assert isinstance(q, int)
             if q < 0:
-                ships = unloaded.get((state[4], state[5]))
+                cargo = phase.cargo(state)
+                ships = unloaded.get(cargo)
                 if ships is None:
-                    ships = unloaded[(state[4], state[5])] = phase.unloaded(state[4], state[5])
+                    ships = unloaded[cargo] = phase.unloaded(*cargo)
                 options = [phase.tail(key).ends for key in dropped if key is not None]
                 for combo in product(*options):
                     end = (ships, tuple((vp[p] + e.vp, e.goods, money[p] + e.doubloons) for p, e in enumerate(combo)))

@@ -15,19 +15,26 @@ storage). What this module adds is the shape of the graph, and two reductions, b
 - **Whose turn, not the turn pointer.** A state names the player to decide, not the pointer
   that led there: players between the two have dropped out.
 
-A state is a tuple `(decider, captain_loaded, wharf_used, small_wharf_used, kinds, counts,
-goods)`: the decider (-1: the phase is over), whether the captain has loaded (their privilege
-comes with their first load), bit masks of the players who used their wharf or small wharf,
-the kind index on each cargo ship (None: empty) and its barrels, and each player's barrels by
-kind index (None: dropped out).
+A state is one flat tuple of small integers (quick to hash and to copy):
+`(decider, captain_loaded, wharf_used, small_wharf_used, active, kinds..., counts..., goods...)`:
+the decider (-1: the phase is over), whether the captain has loaded (their privilege comes with
+their first load), bit masks of the players who used their wharf or small wharf and of those
+still in the state, the kind index on each cargo ship (None: empty) and its barrels, and each
+player's barrels by kind index, player after player (zeros for a player who dropped out).
+
+Kinds that no one can tell apart (the same barrels for every player, none on a ship) are
+*symmetric*: states that differ only by a permutation of them have the same values, and
+`canonical` gives one key for all of them (the valuation's memo key).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
-from typing import TypeVar
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.engine.game import Game
@@ -38,7 +45,8 @@ from referee.records.position import Position
 from referee.rulesets.rules import Rules
 
 T = TypeVar("T")
-State = tuple[int, int, int, int, tuple[int | None, ...], tuple[int, ...], tuple[tuple[int, ...] | None, ...]]
+State = tuple[int | None, ...]  # see the module: one flat tuple
+HEAD = 5  # decider, captain loaded, wharf used, small wharf used, active
 Goods = tuple[int, ...]  # one player's barrels by kind index
 TailKey = tuple[int, Goods, bool, bool, bool]  # player, barrels, wharf used, small wharf used, loaded
 
@@ -47,16 +55,15 @@ LOAD, WHARF, SMALL_WHARF = 0, 1, 2
 Move = tuple[object, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One transition of the search: the decider's move, what it earned them, the state it
-    leads to, and the players who dropped out with it (each with their tail's key)."""
+class Step(NamedTuple):
+    """One transition of the search: the decider's move, the state it leads to, what it earned
+    them, and the players who dropped out with it (each with their tail's key)."""
 
     move: Move
     child: State
+    drops: tuple[tuple[int, TailKey], ...]
     vp: int
     doubloons: int
-    drops: tuple[tuple[int, TailKey], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,77 +102,149 @@ class CaptainPhase:
         self.sizes = tuple(s.size for s in game.ships)
         self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)
         index = {good: k for k, good in enumerate(self.kinds)}
+        self._live: dict[tuple[tuple[int | None, ...], tuple[int, ...]], tuple[int, ...]] = {}  # kinds a cargo ship can take, by ships
         start_money = self.rules.players(self.n).doubloons
         self.start_vp = tuple(b.vp for b in game.boards)  # union halls
         self.start_doubloons = tuple(b.doubloons - start_money for b in game.boards)  # the captain's lighthouse
         self.start_goods: tuple[Goods, ...] = tuple(tuple(b.goods.get(good, 0) for good in self.kinds) for b in game.boards)
         kinds = tuple(None if s.good is None else index[s.good] for s in game.ships)
         counts = tuple(s.count for s in game.ships)
-        self.root, self.root_drops = self.normalize(0, 0, 0, 0, kinds, counts, self.start_goods)
+        self.ships = len(self.sizes)
+        self.goods_at = HEAD + 2 * self.ships  # where the players' barrels start in a state
+        goods = [n for held in self.start_goods for n in held]
+        self.root, self.root_drops = self.normalize([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods])
+        self.symmetric = _symmetric_kinds(self.start_goods, kinds)
+        self._identity = tuple(range(len(self.kinds)))
+        self._permutations: dict[tuple[int, ...], itemgetter[tuple[int | None, ...]]] = {}
         self._tails: dict[TailKey, Tail] = {}
         self._keeps: dict[tuple[int, Goods], Goods] = {}
 
     # --- states and moves -------------------------------------------------------------------
 
-    def normalize(
-        self, pointer: int, loaded: int, wharfs: int, small_wharfs: int, kinds: tuple[int | None, ...], counts: tuple[int, ...], goods: tuple[Goods | None, ...]
-    ) -> tuple[State, tuple[tuple[int, TailKey], ...]]:
-        """The state after a move (turn pointer at `pointer`): players who can no longer load
-        on a cargo ship drop out (with their tails' keys), and the decider is found."""
-        room, empty = loadable(self.sizes, kinds, counts)
+    def goods(self, state: State, p: int) -> Goods:
+        """Player `p`'s barrels in `state`, by kind index."""
+        at = self.goods_at + p * len(self.kinds)
+        return state[at : at + len(self.kinds)]  # type: ignore[return-value]
+
+    def cargo(self, state: State) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
+        """The kind on each cargo ship (None: empty) and its barrels."""
+        s = self.ships
+        return state[HEAD : HEAD + s], state[HEAD + s : HEAD + 2 * s]  # type: ignore[return-value]
+
+    def normalize(self, state: list[int | None], pointer: int = 0) -> tuple[State, tuple[tuple[int, TailKey], ...]]:
+        """The state after a move, from a list that the caller gives up (turn pointer at
+        `pointer`): players who can no longer load on a cargo ship drop out (with their tails'
+        keys), and the decider is found."""
+        s, kinds_n = self.ships, len(self.kinds)
+        cargo: tuple[tuple[int | None, ...], tuple[int, ...]] = (tuple(state[HEAD : HEAD + s]), tuple(state[HEAD + s : HEAD + 2 * s]))  # type: ignore[arg-type]
+        live = self._live.get(cargo)
+        if live is None:
+            room, empty = loadable(self.sizes, *cargo)
+            live = self._live[cargo] = tuple(k for k in range(kinds_n) if holds_loadable(((k, 1),), room, empty))
         drops: list[tuple[int, TailKey]] = []
-        held = list(goods)
-        for p, have in enumerate(goods):
-            if have is not None and not holds_loadable(enumerate(have), room, empty):
-                drops.append((p, (p, have, bool(wharfs >> p & 1), bool(small_wharfs >> p & 1), p == 0 and loaded == 1)))
-                held[p] = None
-                wharfs &= ~(1 << p)
-                small_wharfs &= ~(1 << p)
+        active = state[4]
+        assert isinstance(active, int)
+        at = self.goods_at
+        for p in range(self.n):
+            if active >> p & 1:
+                base = at + p * kinds_n
+                if not any(state[base + k] for k in live):
+                    have: Goods = tuple(state[base : base + kinds_n])  # type: ignore[arg-type]
+                    bit = 1 << p
+                    drops.append((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1)))  # type: ignore[operator]
+                    state[base : base + kinds_n] = (0,) * kinds_n
+                    active &= ~bit
+                    state[2] &= ~bit  # type: ignore[operator]
+                    state[3] &= ~bit  # type: ignore[operator]
+        state[4] = active
+        state[0] = -1
         n = self.n
-        decider = -1
         for i in range(n):
             p = (pointer + i) % n
-            if held[p] is not None:
-                decider = p
+            if active >> p & 1:
+                state[0] = p
                 break
-        if held[0] is None:
-            loaded = 0
-        return (decider, loaded, wharfs, small_wharfs, kinds, counts, tuple(held)), tuple(drops)
+        if not active & 1:
+            state[1] = 0
+        return tuple(state), tuple(drops)
 
     def steps(self, state: State) -> list[Step]:
         """The decider's moves from `state`, in the engine's order (cargo loads by kind and ship,
         then the wharf, then the small wharf), each with where it leads."""
-        q, loaded, wharfs, small_wharfs, kinds, counts, goods = state
-        have = goods[q]
-        assert have is not None
+        q = state[0]
+        assert isinstance(q, int) and q >= 0
+        s, kinds_n = self.ships, len(self.kinds)
+        base = self.goods_at + q * kinds_n
+        have: Goods = state[base : base + kinds_n]  # type: ignore[assignment]
         powers = self.shippers[q]
-        first = q == 0 and not loaded
-        loaded_after = 1 if q == 0 else loaded
+        first = q == 0 and not state[1]
         after = (q + 1) % self.n
+        bit = 1 << q
+        kinds, counts = self.cargo(state)
         out: list[Step] = []
         for k, held in enumerate(have):
             if held:
                 amount, ships = ships_taking(self.sizes, kinds, counts, k, held)
                 for i in ships:
-                    new_kinds = replaced(kinds, i, k)
-                    new_counts = replaced(counts, i, counts[i] + amount)
-                    child, drops = self.normalize(after, loaded_after, wharfs, small_wharfs, new_kinds, new_counts, _take(goods, q, k, amount))
-                    out.append(Step((LOAD, k, i, amount), child, powers.load(amount, first), powers.load_doubloons, drops))
-        if powers.wharf is not None and not wharfs >> q & 1:
+                    child = list(state)
+                    child[HEAD + i] = k
+                    child[HEAD + s + i] = counts[i] + amount
+                    child[base + k] = held - amount
+                    if q == 0:
+                        child[1] = 1
+                    out.append(Step((LOAD, k, i, amount), *self.normalize(child, after), powers.load(amount, first), powers.load_doubloons))
+        if powers.wharf is not None and not state[2] & bit:  # type: ignore[operator]
             for k, held in enumerate(have):
                 if held:
                     amount = min(held, powers.wharf)
-                    child, drops = self.normalize(after, loaded_after, wharfs | 1 << q, small_wharfs, kinds, counts, _take(goods, q, k, amount))
-                    out.append(Step((WHARF, k, amount), child, powers.load(amount, first), powers.load_doubloons, drops))
-        if powers.small_wharf is not None and not small_wharfs >> q & 1:
-            counted = 1 if q == 0 and powers.small_wharf_loads else loaded
+                    child = list(state)
+                    child[base + k] = held - amount
+                    child[2] |= bit  # type: ignore[operator]
+                    if q == 0:
+                        child[1] = 1
+                    out.append(Step((WHARF, k, amount), *self.normalize(child, after), powers.load(amount, first), powers.load_doubloons))
+        if powers.small_wharf is not None and not state[3] & bit:  # type: ignore[operator]
             money = powers.load_doubloons if powers.small_wharf_loads else 0
             for shipped in _shipments(have):
-                left = tuple(h - s for h, s in zip(have, shipped, strict=True))
-                goods_after = replaced(goods, q, left)
-                child, drops = self.normalize(after, counted, wharfs, small_wharfs | 1 << q, kinds, counts, goods_after)
-                out.append(Step((SMALL_WHARF, shipped), child, powers.small_wharf_vp(sum(shipped), first), money, drops))
+                child = list(state)
+                child[base : base + kinds_n] = [h - x for h, x in zip(have, shipped, strict=True)]
+                child[3] |= bit  # type: ignore[operator]
+                if q == 0 and powers.small_wharf_loads:
+                    child[1] = 1
+                out.append(Step((SMALL_WHARF, shipped), *self.normalize(child, after), powers.small_wharf_vp(sum(shipped), first), money))
         return out
+
+    def canonical(self, state: State) -> State:
+        """One key for the states that differ only by a permutation of symmetric kinds (see the
+        module): within each class, the kinds sorted by where they are (their ship) and who
+        holds how many."""
+        if not self.symmetric:
+            return state
+        s, kinds_n, at = self.ships, len(self.kinds), self.goods_at
+        place = [-1] * kinds_n
+        for i in range(s):
+            kind = state[HEAD + i]
+            if kind is not None:
+                place[kind] = i
+        order = list(range(kinds_n))
+        for group in self.symmetric:
+            # a kind's signature: its ship (-1: none), then every player's barrels of it
+            signs = sorted([(place[k], state[at + k :: kinds_n], k) for k in group])
+            for slot, sign in zip(group, signs, strict=True):
+                order[slot] = sign[2]  # the kind that takes the place of `slot`
+        key = tuple(order)
+        if key == self._identity:
+            return state
+        permute = self._permutations.get(key)
+        if permute is None:
+            indexes = list(range(at)) + [at + p * kinds_n + k for p in range(self.n) for k in order]
+            permute = self._permutations[key] = itemgetter(*indexes)
+        out = list(permute(state))
+        for i in range(s):
+            kind = state[HEAD + i]
+            if kind is not None:
+                out[HEAD + i] = order.index(kind)
+        return tuple(out)
 
     # --- the players who dropped out ---------------------------------------------------------
 
@@ -228,7 +307,7 @@ class CaptainPhase:
             hit = self._keeps[(p, goods)] = tuple(kept.get(good, 0) for good in self.kinds)
         return hit
 
-    def unloaded(self, kinds: tuple[int | None, ...], counts: tuple[int, ...]) -> tuple[tuple[int | None, int], ...]:
+    def unloaded(self, kinds: Sequence[int | None], counts: Sequence[int]) -> tuple[tuple[int | None, int], ...]:
         """The cargo ships after the phase: the engine's `Captain.unload` empties the full ones."""
         ships = [CargoShip(size, None if kind is None else self.kinds[kind], held) for size, kind, held in zip(self.sizes, kinds, counts, strict=True)]
         self._captain.g.ships = ships
@@ -255,16 +334,20 @@ class CaptainPhase:
         return SmallWharfLoad(goods=tuple((self.kinds[k], n) for k, n in enumerate(shipped) if n))
 
 
-def _take(goods: tuple[Goods | None, ...], p: int, k: int, amount: int) -> tuple[Goods | None, ...]:
-    """The players' barrels with `amount` of kind `k` gone from player `p`."""
-    have = goods[p]
-    assert have is not None
-    return replaced(goods, p, replaced(have, k, have[k] - amount))
-
-
 def replaced(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """`values` with item `i` replaced (concatenation: faster than unpacking, in the search's loop)."""
     return values[:i] + (value,) + values[i + 1 :]  # noqa: RUF005
+
+
+def _symmetric_kinds(goods: tuple[Goods, ...], kinds: tuple[int | None, ...]) -> tuple[tuple[int, ...], ...]:
+    """Classes of two or more kinds that nobody can tell apart at the start: none on a ship, the
+    same barrels for every player. (The price of a kind decides only which barrels storage
+    keeps, never how many: the values of the search do not see it.)"""
+    classes: dict[tuple[int, ...], list[int]] = {}
+    for k in range(len(goods[0]) if goods else 0):
+        if k not in kinds:
+            classes.setdefault(tuple(held[k] for held in goods), []).append(k)
+    return tuple(tuple(c) for c in classes.values() if len(c) > 1)
 
 
 def _shipments(goods: Goods) -> list[Goods]:

@@ -120,16 +120,13 @@ class _ExpectedPlay:
         state = phase.root
         while True:
             decider = state[0]
+            assert isinstance(decider, int)
             self._tails(decider)
             if decider < 0:
                 break
-            steps = phase.steps(state)
-            chosen = valuation.value(state)[-1]
+            steps, valued, chosen = valuation.choose(state)
             if len(steps) > 1:
-                options = []
-                for step in steps:
-                    values = valuation.after(step, decider)
-                    options.append(self._choice(step.move, decider, values[decider], values[2 * n + decider], values[n + decider], values[3 * n + decider]))
+                options = [self._choice(step.move, decider, v[decider], v[2 * n + decider], v[n + decider], v[3 * n + decider]) for step, v in zip(steps, valued, strict=True)]
                 self._decided(decider, options)
             step = steps[chosen]
             self._play(decider, step.move)
@@ -137,7 +134,7 @@ class _ExpectedPlay:
             self.money[decider] += step.doubloons
             self.pending += step.drops
             state = step.child
-        ships = phase.unloaded(state[4], state[5])
+        ships = phase.unloaded(*phase.cargo(state))
         self.outcome = outcome(phase, (ships, tuple(zip(self.vp, self.goods, self.money, strict=True))))
 
     def _tails(self, decider: int) -> None:

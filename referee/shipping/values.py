@@ -3,13 +3,15 @@
 From a state, a player's *worst* and *best* are the fewest and most VP they can still gain over
 every legal way the rest of the phase can be played; the *expected* play is the one in which each
 decider takes the move that gives them the most VP, then the most barrels kept after storage, and
-where still indifferent the move worst for the player asking (VP, then barrels kept), and then the
-first in the engine's order (formats.md section 3). A dropped-out player's rest is their tail
+where still indifferent the move worst for the player asking (VP, then barrels kept), then the one
+that gives the others the fewest VP (seat order), and then the first in the engine's order
+(formats.md section 3). A dropped-out player's rest is their tail
 (`CaptainPhase.tail`), the same for every play around it, so it is added where they drop out.
 
 The values of a state are one flat tuple of integers, `4 * players + 1` long: worst, best,
 expected VP and expected barrels kept of each player (0 for players no longer in the state), and
-the index of the expected move. Every state is valued once (memoised), so the work grows with
+the index of the expected move (in the order of the state that was valued first among those with
+the same key). Every state is valued once (memoised), so the work grows with
 the number of distinct states, not with the lines of play.
 """
 
@@ -32,7 +34,8 @@ class Valuation:
         self.phase = phase
         self.asker = asker
         self.n = phase.n
-        self.memo: dict[State, Values] = {}
+        self.memo: dict[State, Values] = {}  # by canonical state
+        self.seen: dict[State, Values] = {}  # by state as met (most states are met again as they were)
         self._terminal: Values = (0,) * (4 * self.n) + (-1,)
         with quiet_search():
             self.value(phase.root)
@@ -44,34 +47,40 @@ class Valuation:
 
     def value(self, state: State) -> Values:
         """The values of `state` (see the module)."""
-        hit = self.memo.get(state)
+        hit = self.seen.get(state)
         if hit is not None:
             return hit
-        if state[0] < 0:
+        key = self.phase.canonical(state)
+        hit = self.memo.get(key)
+        if hit is not None:
+            self.seen[state] = hit
+            return hit
+        decider = state[0]
+        assert isinstance(decider, int)
+        if decider < 0:
             return self._terminal
-        n, decider = self.n, state[0]
-        worst: list[int] | None = None
+        n = self.n
+        worst: list[int] = []
         best: list[int] = []
-        chosen: list[int] = []
-        chosen_rank: tuple[int, int, int, int] = (0, 0, 0, 0)
+        chosen: Values = ()
+        chosen_rank: tuple[int, ...] = ()
         chosen_index = -1
         for i, step in enumerate(self.phase.steps(state)):
             values = self.after(step, decider)
-            rank = self.rank(values, decider)
-            if worst is None:
+            if not worst:
                 worst, best = list(values[:n]), list(values[n : 2 * n])
-                chosen, chosen_rank, chosen_index = list(values[2 * n : 4 * n]), rank, i
+                chosen, chosen_rank, chosen_index = values, self.rank(values, decider), i
                 continue
             for p in range(n):
                 if values[p] < worst[p]:
                     worst[p] = values[p]
                 if values[n + p] > best[p]:
                     best[p] = values[n + p]
-            if rank > chosen_rank:
-                chosen, chosen_rank, chosen_index = list(values[2 * n : 4 * n]), rank, i
-        assert worst is not None, "a decider always has a move"
-        result = (*worst, *best, *chosen, chosen_index)
-        self.memo[state] = result
+            rank = self.rank(values, decider)
+            if rank > chosen_rank or (rank == chosen_rank and self.unfavoured(values) > self.unfavoured(chosen)):
+                chosen, chosen_rank, chosen_index = values, rank, i
+        result = (*worst, *best, *chosen[2 * n : 4 * n], chosen_index)
+        self.memo[key] = self.seen[state] = result
         return result
 
     def after(self, step: Step, decider: int) -> Values:
@@ -79,12 +88,41 @@ class Valuation:
         tails of the players who dropped out with it."""
         n = self.n
         values = list(self.value(step.child))
-        values[decider] += step.vp
-        values[n + decider] += step.vp
-        values[2 * n + decider] += step.vp
+        vp = step.vp
+        values[decider] += vp
+        values[n + decider] += vp
+        values[2 * n + decider] += vp
         for p, key in step.drops:
             self._add_tail(values, p, key)
         return tuple(values)
+
+    def rank(self, values: Values, decider: int) -> tuple[int, int, int, int]:
+        """How the expected play orders a move of `decider` with these values: their VP, their
+        barrels kept, then the asker's VP and barrels kept, the fewer the better."""
+        n, asker = self.n, self.asker
+        return (values[2 * n + decider], values[3 * n + decider], -values[2 * n + asker], -values[3 * n + asker])
+
+    def choose(self, state: State) -> tuple[list[Step], list[Values], int]:
+        """The decider's moves at `state`, the values of each, and the index of the expected one
+        (the first of those the expected play cannot tell apart, in the engine's order)."""
+        decider = state[0]
+        assert isinstance(decider, int) and decider >= 0
+        steps = self.phase.steps(state)
+        values = [self.after(step, decider) for step in steps]
+        chosen = 0
+        for i in range(1, len(values)):
+            rank, top = self.rank(values[i], decider), self.rank(values[chosen], decider)
+            if rank > top or (rank == top and self.unfavoured(values[i]) > self.unfavoured(values[chosen])):
+                chosen = i
+        return steps, values, chosen
+
+    def unfavoured(self, values: Values) -> tuple[int, ...]:
+        """The last tie-break between moves that `rank` cannot tell apart: the fewer VP (then
+        barrels kept) for the players in seat order, the better. Like `rank`, it reads values
+        only, never the order of the moves, so a state's values do not depend on how its kinds
+        are numbered (see `CaptainPhase.canonical`)."""
+        n = self.n
+        return tuple(-x for x in values[2 * n : 4 * n])
 
     def root_values(self) -> Values:
         """The values of the whole phase, from the position: the root's, plus the VP the phase
@@ -106,10 +144,6 @@ class Valuation:
         values[2 * n + p] += tail.expected.vp
         values[3 * n + p] += tail.expected.kept
 
-    def rank(self, values: Values, decider: int) -> tuple[int, int, int, int]:
-        """How the expected play orders a move of `decider` with these values."""
-        n, asker = self.n, self.asker
-        return (values[2 * n + decider], values[3 * n + decider], -values[2 * n + asker], -values[3 * n + asker])
 
 
 @contextmanager
