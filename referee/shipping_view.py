@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from itertools import chain
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.names import normalize
 from referee.records.position import Position, read_position
 from referee.render import diagnostic_json, diagnostic_line
+from referee.shipping.outcomes import Outcome
 
 
 def ship_report(
@@ -29,7 +29,8 @@ def ship_report(
     limit: int | None = None,
 ) -> tuple[Iterator[str], int]:
     """Read a shipping position and answer it: (the output in pieces, exit code). `every`:
-    also list every distinct outcome (`--all`), at most `limit` of them."""
+    also list every distinct outcome (`--all`), at most `limit` of them: the list comes first,
+    written as it is found, and the answer after it."""
     from referee.shipping import all_outcomes, answer
     from referee.shipping.render import answer_json, answer_text
 
@@ -43,13 +44,46 @@ def ship_report(
             asker = position.find_player(for_name)
             if asker is None:
                 raise InputError([_unknown_player(position, for_name)])
+        if every:
+            outcomes = all_outcomes(position)  # checks the position before anything is written
+            return _with_outcomes(file, position, outcomes, asker, for_name is not None, as_json, limit), 0
         result = answer(position, asker)
     except InputError as exc:
         return iter([ship_errors(file, exc.diagnostics, as_json) + "\n"]), READ_ERROR
-    outcomes = all_outcomes(position) if every else None
     if as_json:
-        return chain(answer_json(file, result, outcomes, limit), ["\n"]), 0
-    return (line + "\n" for line in answer_text(file, result, for_name is not None, outcomes, limit)), 0
+        return iter([json.dumps(answer_json(file, result), ensure_ascii=False), "\n"]), 0
+    return (line + "\n" for line in answer_text(file, result, for_name is not None)), 0
+
+
+def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], asker: int | None, asked: bool, as_json: bool, limit: int | None) -> Iterator[str]:
+    """`--all`: every outcome as it is found (at most `limit`), then the answer; `forced` is
+    read off the list when it is whole."""
+    from referee.shipping import answer, lighthouse
+    from referee.shipping.render import answer_json, answer_text, heading, outcome_json, outcome_line
+
+    names, rules = [p.name for p in position.players], position.rules
+    doubloons = lighthouse(position)
+    if as_json:
+        yield '{"file": ' + json.dumps(file, ensure_ascii=False) + ', "outcomes": ['
+    else:
+        yield from (line + "\n" for line in heading(file, position))
+        yield "\nevery distinct outcome:\n"
+    count, truncated = 0, False
+    for o in outcomes:
+        if limit is not None and count == limit:
+            truncated = True
+            break
+        count += 1
+        yield ((", " if count > 1 else "") + json.dumps(outcome_json(o, names, rules, doubloons), ensure_ascii=False)) if as_json else outcome_line(count, o, names, rules) + "\n"
+    result = answer(position, asker, None if truncated else count == 1)
+    if as_json:
+        rest = answer_json(file, result)
+        del rest["file"]
+        yield "]" + (', "truncated": true' if truncated else "") + ", " + json.dumps(rest, ensure_ascii=False)[1:] + "\n"
+        return
+    if truncated:
+        yield f"  ... (the list stops after {limit}: --limit)\n"
+    yield from (line + "\n" for line in answer_text(file, result, asked, head=False))
 
 
 def _unknown_player(position: Position, name: str) -> Diagnostic:

@@ -22,7 +22,13 @@ __all__ = ["Answer", "Choice", "Choices", "Outcome", "Played", "PlayerOutcome", 
 
 
 def all_outcomes(position: Position, limit: int | None = None) -> Iterator[Outcome]:
-    """Every distinct outcome of the position's captain phase, one at a time (at most `limit`)."""
+    """Every distinct outcome of the position's captain phase, one at a time (at most `limit`),
+    the first at once; nothing but the states seen and the outcomes written is held."""
     phase = CaptainPhase(position)
     found = (outcome(phase, end) for end in ends(phase))
     return found if limit is None else islice(found, limit)
+
+
+def lighthouse(position: Position) -> bool:
+    """Do doubloons change hands in this captain phase (a lighthouse)? Outcomes then show them."""
+    return CaptainPhase(position).doubloons

@@ -2,25 +2,26 @@
 end (`referee ship --all`), produced one at a time.
 
 An end is told apart by what the table sees: each player's VP, barrels shipped, kept and lost,
-doubloons gained, and the cargo ships after unloading. The list walks the phase depth first over
-*configurations* (a state, the VP and doubloons gained so far, and the tails of the players who
-dropped out), each visited once; a line of play is never held, only the configurations seen and
-the ends already written. The first end comes at once; every end comes exactly once.
+doubloons gained, and the cargo ships after unloading. The list walks the states of the phase
+once each, by layers of barrels held (every move takes some), carrying to each state the distinct
+*prefixes* that reach it (VP and doubloons so far, the tails of the players who dropped out); a
+line of play is never held, only the layers to come and the ends already written. One end comes
+at once, from the line of first moves; every end comes exactly once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product
 
 from referee.records.position import ShipRecord
-from referee.shipping.phase import CaptainPhase, Goods, State, TailKey, replaced
+from referee.shipping.phase import CaptainPhase, Goods, State, T, TailKey, replaced
 from referee.shipping.values import quiet_search
 
 # ships after unloading, and each player's (VP, barrels left, doubloons gained)
 End = tuple[tuple[tuple[int | None, int], ...], tuple[tuple[int, Goods, int], ...]]
-Config = tuple[State, tuple[int, ...], tuple[int, ...], tuple[TailKey | None, ...]]
+Prefix = tuple[tuple[int, ...], tuple[int, ...], tuple[TailKey | None, ...]]  # VP and doubloons so far, the tails of those who dropped out
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,42 +66,90 @@ def outcome(phase: CaptainPhase, end: End) -> Outcome:
 
 
 def ends(phase: CaptainPhase) -> Iterator[End]:
-    """Every distinct end of the phase, each once, the first at once (see the module)."""
-    seen: set[Config] = set()
-    written: set[End] = set()
+    """Every distinct end of the phase, each once (see the module)."""
+    written: set[bytes | End] = set()  # ends written, packed
     unloaded: dict[tuple[tuple[int | None, ...], tuple[int, ...]], tuple[tuple[int | None, int], ...]] = {}
+    interned: dict[tuple[TailKey | None, ...], tuple[TailKey | None, ...]] = {}
     tails: list[TailKey | None] = [None] * phase.n
     for p, key in phase.root_drops:
         tails[p] = key
-    stack: list[Config] = [(phase.root, phase.start_vp, phase.start_doubloons, tuple(tails))]
+    root: Prefix = (phase.start_vp, phase.start_doubloons, tuple(tails))
+
+    def finish(state: State, prefixes: Iterable[Prefix]) -> Iterator[End]:
+        cargo = phase.cargo(state)
+        ships = unloaded.get(cargo)
+        if ships is None:
+            ships = unloaded[cargo] = phase.unloaded(*cargo)
+        for vp, money, dropped in prefixes:
+            options = [phase.tail(key).ends for key in dropped if key is not None]
+            for combo in product(*options):
+                players = tuple((vp[p] + e.vp, e.goods, money[p] + e.doubloons) for p, e in enumerate(combo))
+                flat: list[int | None] = [x for ship in ships for x in ship]
+                for player in players:
+                    flat += (player[0], *player[1], player[2])
+                mark = _pack((ships, players), flat)
+                if mark not in written:
+                    written.add(mark)
+                    yield ships, players
+
     with quiet_search():
-        while stack:
-            config = stack.pop()
-            if config in seen:
-                continue
-            seen.add(config)
-            state, vp, money, dropped = config
-            q = state[0]
-            assert isinstance(q, int)
-            if q < 0:
-                cargo = phase.cargo(state)
-                ships = unloaded.get(cargo)
-                if ships is None:
-                    ships = unloaded[cargo] = phase.unloaded(*cargo)
-                options = [phase.tail(key).ends for key in dropped if key is not None]
-                for combo in product(*options):
-                    end = (ships, tuple((vp[p] + e.vp, e.goods, money[p] + e.doubloons) for p, e in enumerate(combo)))
-                    if end not in written:
-                        written.add(end)
-                        yield end
-                continue
-            for step in reversed(phase.steps(state)):
-                gained = replaced(vp, q, vp[q] + step.vp)
-                paid = replaced(money, q, money[q] + step.doubloons) if step.doubloons else money
-                now = dropped
-                if step.drops:
-                    out = list(dropped)
-                    for p, key in step.drops:
-                        out[p] = key
-                    now = tuple(out)
-                stack.append((step.child, gained, paid, now))
+        yield from finish(*_first_line(phase, root))  # one end at once, before the long walk
+        # Every move takes barrels from the players: a state's predecessors all hold more
+        # barrels than it does, so by layers of barrels held, a state is reached by all its
+        # prefixes before it is expanded, once.
+        layers: dict[int, dict[State, set[Prefix]]] = {_barrels(phase, phase.root): {phase.root: {root}}}
+        while layers:
+            layer = layers.pop(max(layers))
+            for state, prefixes in layer.items():
+                q = state[0]
+                assert isinstance(q, int)
+                if q < 0:
+                    yield from finish(state, prefixes)
+                    continue
+                for step in phase.steps(state):
+                    child = step.child
+                    below = layers.setdefault(_barrels(phase, child), {})
+                    reached = below.get(child)
+                    if reached is None:
+                        reached = below[child] = set()
+                    for vp, money, dropped in prefixes:
+                        if step.drops:
+                            out = list(dropped)
+                            for p, key in step.drops:
+                                out[p] = key
+                            dropped = interned.setdefault(tuple(out), tuple(out))
+                        reached.add((replaced(vp, q, vp[q] + step.vp), replaced(money, q, money[q] + step.doubloons) if step.doubloons else money, dropped))
+            del layer
+
+
+def _barrels(phase: CaptainPhase, state: State) -> int:
+    """The barrels still held by the players in the state."""
+    return sum(state[phase.goods_at :])  # type: ignore[arg-type]
+
+
+def _first_line(phase: CaptainPhase, prefix: Prefix) -> tuple[State, list[Prefix]]:
+    """The end of the line of first moves, and its prefix."""
+    state = phase.root
+    vp, money, dropped = prefix
+    while True:
+        q = state[0]
+        assert isinstance(q, int)
+        if q < 0:
+            return state, [(vp, money, dropped)]
+        step = phase.steps(state)[0]
+        vp, money = replaced(vp, q, vp[q] + step.vp), replaced(money, q, money[q] + step.doubloons)
+        if step.drops:
+            out = list(dropped)
+            for p, key in step.drops:
+                out[p] = key
+            dropped = tuple(out)
+        state = step.child
+
+
+def _pack(value: T, numbers: list[int | None]) -> bytes | T:
+    """`value` as bytes (a tenth of the memory of its tuples, for the set of what was written):
+    its small numbers, None as 255; the value itself when a number does not fit in a byte."""
+    try:
+        return bytes([255 if x is None else x for x in numbers])
+    except ValueError:
+        return value

@@ -22,9 +22,9 @@ their first load), bit masks of the players who used their wharf or small wharf 
 still in the state, the kind index on each cargo ship (None: empty) and its barrels, and each
 player's barrels by kind index, player after player (zeros for a player who dropped out).
 
-Kinds that no one can tell apart (the same barrels for every player, none on a ship) are
-*symmetric*: states that differ only by a permutation of them have the same values, and
-`canonical` gives one key for all of them (the valuation's memo key).
+Values are the same for states that differ only in the names of kinds, or in which dead kinds
+(kinds no cargo ship will take again) a player holds, as long as the numbers are the same:
+`canonical` gives those states one key (the valuation's memo key).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
-from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
@@ -113,9 +112,7 @@ class CaptainPhase:
         self.goods_at = HEAD + 2 * self.ships  # where the players' barrels start in a state
         goods = [n for held in self.start_goods for n in held]
         self.root, self.root_drops = self.normalize([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods])
-        self.symmetric = _symmetric_kinds(self.start_goods, kinds)
-        self._identity = tuple(range(len(self.kinds)))
-        self._permutations: dict[tuple[int, ...], itemgetter[tuple[int | None, ...]]] = {}
+        self.doubloons = any(s.load_doubloons or s.start_doubloons for s in self.shippers)  # a lighthouse: doubloons change hands
         self._tails: dict[TailKey, Tail] = {}
         self._keeps: dict[tuple[int, Goods], Goods] = {}
 
@@ -131,21 +128,18 @@ class CaptainPhase:
         s = self.ships
         return state[HEAD : HEAD + s], state[HEAD + s : HEAD + 2 * s]  # type: ignore[return-value]
 
-    def normalize(self, state: list[int | None], pointer: int = 0) -> tuple[State, tuple[tuple[int, TailKey], ...]]:
+    def normalize(self, state: list[int | None], pointer: int = 0, mover: int | None = None, before: tuple[int, ...] | None = None) -> tuple[State, tuple[tuple[int, TailKey], ...]]:
         """The state after a move, from a list that the caller gives up (turn pointer at
         `pointer`): players who can no longer load on a cargo ship drop out (with their tails'
-        keys), and the decider is found."""
-        s, kinds_n = self.ships, len(self.kinds)
-        cargo: tuple[tuple[int | None, ...], tuple[int, ...]] = (tuple(state[HEAD : HEAD + s]), tuple(state[HEAD + s : HEAD + 2 * s]))  # type: ignore[arg-type]
-        live = self._live.get(cargo)
-        if live is None:
-            room, empty = loadable(self.sizes, *cargo)
-            live = self._live[cargo] = tuple(k for k in range(kinds_n) if holds_loadable(((k, 1),), room, empty))
+        keys), and the decider is found. When the kinds a cargo ship can take are still `before`
+        (those before the move), only the `mover` can have dropped out."""
+        kinds_n = len(self.kinds)
+        live = self.live(state)  # type: ignore[arg-type]
         drops: list[tuple[int, TailKey]] = []
         active = state[4]
         assert isinstance(active, int)
         at = self.goods_at
-        for p in range(self.n):
+        for p in range(self.n) if mover is None or live != before else (mover,):
             if active >> p & 1:
                 base = at + p * kinds_n
                 if not any(state[base + k] for k in live):
@@ -181,6 +175,7 @@ class CaptainPhase:
         after = (q + 1) % self.n
         bit = 1 << q
         kinds, counts = self.cargo(state)
+        live = self.live(state)
         out: list[Step] = []
         for k, held in enumerate(have):
             if held:
@@ -192,7 +187,7 @@ class CaptainPhase:
                     child[base + k] = held - amount
                     if q == 0:
                         child[1] = 1
-                    out.append(Step((LOAD, k, i, amount), *self.normalize(child, after), powers.load(amount, first), powers.load_doubloons))
+                    out.append(Step((LOAD, k, i, amount), *self.normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
         if powers.wharf is not None and not state[2] & bit:  # type: ignore[operator]
             for k, held in enumerate(have):
                 if held:
@@ -202,7 +197,7 @@ class CaptainPhase:
                     child[2] |= bit  # type: ignore[operator]
                     if q == 0:
                         child[1] = 1
-                    out.append(Step((WHARF, k, amount), *self.normalize(child, after), powers.load(amount, first), powers.load_doubloons))
+                    out.append(Step((WHARF, k, amount), *self.normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
         if powers.small_wharf is not None and not state[3] & bit:  # type: ignore[operator]
             money = powers.load_doubloons if powers.small_wharf_loads else 0
             for shipped in _shipments(have):
@@ -211,40 +206,51 @@ class CaptainPhase:
                 child[3] |= bit  # type: ignore[operator]
                 if q == 0 and powers.small_wharf_loads:
                     child[1] = 1
-                out.append(Step((SMALL_WHARF, shipped), *self.normalize(child, after), powers.small_wharf_vp(sum(shipped), first), money))
+                out.append(Step((SMALL_WHARF, shipped), *self.normalize(child, after, q, live), powers.small_wharf_vp(sum(shipped), first), money))
         return out
 
-    def canonical(self, state: State) -> State:
-        """One key for the states that differ only by a permutation of symmetric kinds (see the
-        module): within each class, the kinds sorted by where they are (their ship) and who
-        holds how many."""
-        if not self.symmetric:
-            return state
+    def live(self, state: State) -> tuple[int, ...]:
+        """The kinds a cargo ship can still take in `state` (the engine's `loadable`); the others
+        are *dead*: no cargo ship will take them again in this phase."""
+        s = self.ships
+        cargo: tuple[tuple[int | None, ...], tuple[int, ...]] = (tuple(state[HEAD : HEAD + s]), tuple(state[HEAD + s : HEAD + 2 * s]))  # type: ignore[arg-type]
+        live = self._live.get(cargo)
+        if live is None:
+            room, empty = loadable(self.sizes, *cargo)
+            live = self._live[cargo] = tuple(k for k in range(len(self.kinds)) if holds_loadable(((k, 1),), room, empty))
+        return live
+
+    def canonical(self, state: State) -> tuple[object, ...]:
+        """One key for the states whose values are the same for a reason the rules give (see
+        the module): a kind's name never matters (only which ship carries it and who holds how
+        many), and a dead kind's barrels matter to their owner only as a number (a wharf takes
+        them all, a small wharf any of them, storage counts them), whatever the kind."""
         s, kinds_n, at = self.ships, len(self.kinds), self.goods_at
-        place = [-1] * kinds_n
+        live = self.live(state)
+        place = {}
         for i in range(s):
             kind = state[HEAD + i]
             if kind is not None:
                 place[kind] = i
-        order = list(range(kinds_n))
-        for group in self.symmetric:
-            # a kind's signature: its ship (-1: none), then every player's barrels of it
-            signs = sorted([(place[k], state[at + k :: kinds_n], k) for k in group])
-            for slot, sign in zip(group, signs, strict=True):
-                order[slot] = sign[2]  # the kind that takes the place of `slot`
-        key = tuple(order)
-        if key == self._identity:
-            return state
-        permute = self._permutations.get(key)
-        if permute is None:
-            indexes = list(range(at)) + [at + p * kinds_n + k for p in range(self.n) for k in order]
-            permute = self._permutations[key] = itemgetter(*indexes)
-        out = list(permute(state))
+        # the live kinds, each by its ship (-1: none yet) and every player's barrels of it
+        order = sorted([(place.get(k, -1), state[at + k :: kinds_n], k) for k in live])
+        rank = {sign[2]: r for r, sign in enumerate(order)}
+        key: list[object] = list(state[:HEAD])
         for i in range(s):
             kind = state[HEAD + i]
-            if kind is not None:
-                out[HEAD + i] = order.index(kind)
-        return tuple(out)
+            if kind is None:
+                key.append(None)
+            elif kind in rank:
+                key += (rank[kind], state[HEAD + s + i])
+            else:
+                key.append(-1)  # full: its kind is dead
+        dead = [k for k in range(kinds_n) if k not in rank]
+        for p in range(self.n):
+            base = at + p * kinds_n
+            key += [state[base + sign[2]] for sign in order]
+            if dead:
+                key.append(tuple(sorted([state[base + k] for k in dead])))  # type: ignore[type-var]
+        return tuple(key)
 
     # --- the players who dropped out ---------------------------------------------------------
 
@@ -337,17 +343,6 @@ class CaptainPhase:
 def replaced(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """`values` with item `i` replaced (concatenation: faster than unpacking, in the search's loop)."""
     return values[:i] + (value,) + values[i + 1 :]  # noqa: RUF005
-
-
-def _symmetric_kinds(goods: tuple[Goods, ...], kinds: tuple[int | None, ...]) -> tuple[tuple[int, ...], ...]:
-    """Classes of two or more kinds that nobody can tell apart at the start: none on a ship, the
-    same barrels for every player. (The price of a kind decides only which barrels storage
-    keeps, never how many: the values of the search do not see it.)"""
-    classes: dict[tuple[int, ...], list[int]] = {}
-    for k in range(len(goods[0]) if goods else 0):
-        if k not in kinds:
-            classes.setdefault(tuple(held[k] for held in goods), []).append(k)
-    return tuple(tuple(c) for c in classes.values() if len(c) > 1)
 
 
 def _shipments(goods: Goods) -> list[Goods]:

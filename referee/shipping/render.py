@@ -1,17 +1,13 @@
-"""`referee ship` output: a screen for the table, or one line of JSON (formats.md section 3).
-
-Both are produced in pieces (`Iterator[str]`), so that the outcome list of `--all` is written as
-it is found, never held whole.
-"""
+"""`referee ship` output: a screen for the table, or JSON (formats.md section 3): the answer, and
+one outcome at a time (the command writes the list of `--all` as it is found)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from referee.records.moves import AnyMove
-from referee.records.position import ShipRecord
+from referee.records.position import Position, ShipRecord
 from referee.rulesets.rules import Rules
 from referee.shipping.outcomes import Outcome, PlayerOutcome
 from referee.shipping.summary import Answer, Choices
@@ -20,15 +16,14 @@ from referee.tables import table
 # --- JSON ----------------------------------------------------------------------------------
 
 
-def answer_json(file: str, answer: Answer, outcomes: Iterable[Outcome] | None = None, limit: int | None = None) -> Iterator[str]:
-    """One line of JSON in pieces: the answer, then (with `--all`) every outcome as it is found."""
+def answer_json(file: str, answer: Answer) -> dict[str, Any]:
+    """The answer as the JSON object of formats.md section 3 (without `outcomes`)."""
     position = answer.position
     rules = position.rules
     names = [p.name for p in position.players]
-    doubloons = answer.doubloons
-    expected = _outcome_json(answer.expected, names, rules, doubloons)
+    expected = outcome_json(answer.expected, names, rules, answer.doubloons)
     expected["moves"] = [f"{names[m.player]}: {m.move.text(rules)}" for m in answer.moves]
-    head: dict[str, Any] = {
+    return {
         "file": file,
         "forced": answer.forced,
         "players": {name: {"vp": {"worst": r.worst, "expected": r.expected, "best": r.best}} for name, r in zip(names, answer.vp, strict=True)},
@@ -36,20 +31,11 @@ def answer_json(file: str, answer: Answer, outcomes: Iterable[Outcome] | None = 
         "choices": _choices_json(answer.choices, names, rules),
         "best": _best_json(answer, names, rules),
     }
-    text = json.dumps(head, ensure_ascii=False)
-    if outcomes is None:
-        yield text
-        return
-    yield text[:-1] + ', "outcomes": ['
-    for written, o in enumerate(outcomes):
-        if limit is not None and written == limit:
-            yield '], "truncated": true}'
-            return
-        yield (", " if written else "") + json.dumps(_outcome_json(o, names, rules, doubloons), ensure_ascii=False)
-    yield "]}"
 
 
-def _outcome_json(o: Outcome, names: list[str], rules: Rules, doubloons: bool) -> dict[str, Any]:
+def outcome_json(o: Outcome, names: list[str], rules: Rules, doubloons: bool) -> dict[str, Any]:
+    """One outcome: each player's VP, barrels shipped, kept and lost (and doubloons gained, when
+    a lighthouse is in play), and the cargo ships after unloading."""
     return {"players": {name: _player_json(p, doubloons) for name, p in zip(names, o.players, strict=True)}, "ships": _ships_json(o.ships, rules)}
 
 
@@ -84,16 +70,14 @@ def _best_json(answer: Answer, names: list[str], rules: Rules) -> dict[str, Any]
 # --- text ----------------------------------------------------------------------------------
 
 
-def answer_text(file: str, answer: Answer, asked: bool = False, outcomes: Iterable[Outcome] | None = None, limit: int | None = None) -> Iterator[str]:
+def answer_text(file: str, answer: Answer, asked: bool = False, head: bool = True) -> Iterator[str]:
     """The answer for the table, in lines: each player's worst, expected and best VP, the
-    expected play, the choices; with `--all`, every outcome after it (`asked`: --for was given)."""
+    expected play, the choices (`asked`: --for was given; `head`: begin with `heading`)."""
     position = answer.position
     rules = position.rules
     names = [p.name for p in position.players]
-    captain = rules.name("captain")
-    yield f"{file}: {captain} phase [{rules.id}], {', '.join(names)} ({names[0]} is {captain})"
-    chips = f"; VP chips left: {position.vp_left}" if position.vp_left is not None else ""
-    yield f"{rules.terms.cargo_ship}s: {_ships_text(position.ships, rules)}{chips}"
+    if head:
+        yield from heading(file, position)
     yield ""
     if answer.forced:
         yield "forced: whatever anyone does, the phase ends the same way"
@@ -117,14 +101,26 @@ def answer_text(file: str, answer: Answer, asked: bool = False, outcomes: Iterab
         yield f"{names[answer.asker]} has no choice to make in this phase"
     if answer.best is not None:
         yield f"best for {names[answer.asker]}: {_move_words(answer.best.move, rules)} ({answer.best.expected} VP expected in the phase)"
-    if outcomes is not None:
-        yield ""
-        yield "every distinct outcome:"
-        for written, o in enumerate(outcomes):
-            if limit is not None and written == limit:
-                yield f"  ... (the list stops after {limit}: --limit)"
-                return
-            yield f"  {written + 1}. {_outcome_line(o, names, rules)}"
+
+
+def heading(file: str, position: Position) -> Iterator[str]:
+    """The first lines: the file, the ruleset, the players, the cargo ships."""
+    rules = position.rules
+    names = [p.name for p in position.players]
+    captain = rules.name("captain")
+    yield f"{file}: {captain} phase [{rules.id}], {', '.join(names)} ({names[0]} is {captain})"
+    chips = f"; VP chips left: {position.vp_left}" if position.vp_left is not None else ""
+    yield f"{rules.terms.cargo_ship}s: {_ships_text(position.ships, rules)}{chips}"
+
+
+def outcome_line(number: int, o: Outcome, names: list[str], rules: Rules) -> str:
+    """One outcome on one line: each player's VP (and what they keep and lose), the ships after."""
+    players = []
+    for name, p in zip(names, o.players, strict=True):
+        extra = [f"kept {_goods(p.kept)}"] if p.kept else []
+        extra += [f"lost {_goods(p.lost)}"] if p.lost else []
+        players.append(f"{name} {p.vp} VP" + (f" ({'; '.join(extra)})" if extra else ""))
+    return f"  {number}. " + ", ".join(players) + f" | {_ships_text(o.ships, rules)}"
 
 
 def _choices_text(choices: Choices, names: list[str], rules: Rules) -> Iterator[str]:
@@ -137,15 +133,6 @@ def _choices_text(choices: Choices, names: list[str], rules: Rules) -> Iterator[
 
 def _move_words(move: AnyMove | None, rules: Rules) -> str:
     return move.text(rules) if move is not None else f"no {rules.terms.private_ship}"
-
-
-def _outcome_line(o: Outcome, names: list[str], rules: Rules) -> str:
-    players = []
-    for name, p in zip(names, o.players, strict=True):
-        extra = [f"kept {_goods(p.kept)}"] if p.kept else []
-        extra += [f"lost {_goods(p.lost)}"] if p.lost else []
-        players.append(f"{name} {p.vp} VP" + (f" ({'; '.join(extra)})" if extra else ""))
-    return ", ".join(players) + f" | {_ships_text(o.ships, rules)}"
 
 
 def _ships_text(ships: tuple[ShipRecord, ...], rules: Rules) -> str:

@@ -74,12 +74,13 @@ class Answer:
     doubloons: bool  # doubloons change hands in the phase (a lighthouse): outcomes show them
 
 
-def answer(position: Position, asker: int | None = None) -> Answer:
+def answer(position: Position, asker: int | None = None, forced: bool | None = None) -> Answer:
     """Value every state of the position's captain phase and read the answer off it.
 
     `asker` (`--for`): the player whose choices are shown, and for whom an indifferent decider's
     move is taken to be the worst; by default the captain, with the choices of the first player
-    to decide."""
+    to decide. `forced`: whether the phase has one outcome, when the caller knows it (from the
+    outcome list)."""
     phase = CaptainPhase(position)
     valuation = Valuation(phase, 0 if asker is None else asker)
     top = valuation.root_values()
@@ -87,14 +88,15 @@ def answer(position: Position, asker: int | None = None) -> Answer:
     vp = tuple(Range(top[p], top[2 * n + p], top[n + p]) for p in range(n))
     play = _ExpectedPlay(phase, valuation)
     assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
-    forced = all(r.worst == r.best for r in vp) and _at_most_one_end(phase)
+    if forced is None:
+        forced = all(r.worst == r.best for r in vp) and _at_most_one_end(phase)
     if asker is None:
         choices = play.decisions[0] if play.decisions else None
         best = None
     else:
         choices = next((d for d in play.decisions if d.player == asker), None)
         best = choices.moves[0] if choices is not None else None
-    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, valuation.asker, best, valuation.states, any(s.load_doubloons or s.start_doubloons for s in phase.shippers))
+    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, valuation.asker, best, valuation.states, phase.doubloons)
 
 
 def _at_most_one_end(phase: CaptainPhase) -> bool:

@@ -34,7 +34,7 @@ class Valuation:
         self.phase = phase
         self.asker = asker
         self.n = phase.n
-        self.memo: dict[State, Values] = {}  # by canonical state
+        self.memo: dict[tuple[object, ...], Values] = {}  # by canonical state
         self.seen: dict[State, Values] = {}  # by state as met (most states are met again as they were)
         self._terminal: Values = (0,) * (4 * self.n) + (-1,)
         with quiet_search():
