@@ -27,7 +27,7 @@ def _model(kind: str) -> type[BaseModel]:
 
         return ScoreSheetModel
     if kind == "shipping-position":
-        from referee.records.position import PositionModel
+        from referee.records.position_model import PositionModel
 
         return PositionModel
     if kind == "ruleset":

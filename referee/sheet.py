@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.engine.state import Board
 from referee.engine.text import count as counted
-from referee.records.modelcheck import names_in, validate
+from referee.records.modelcheck import validate
+from referee.records.names_list import names_in
 from referee.records.source import YNode, read_yaml
 from referee.report import LogReport
 from referee.rulesets.load import ruleset_of, supply_ruleset

@@ -195,3 +195,13 @@ def test_a_log_of_the_wrong_shape_is_checked_by_the_model(tmp_path):
     bad.write_text("ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo]}\nphases: 3\n")
     assert "pydantic.main" in loaded_modules("validate", str(bad))
     assert run("validate", str(bad)).returncode == 2
+
+
+def test_a_well_formed_shipping_position_needs_no_pydantic_models(tmp_path):
+    # start-up time: as for logs, the schema model is for positions that are not well formed
+    good = loaded_modules("ship", str(FIXTURES / "positions" / "formats-example.yaml"))
+    assert "referee.shipping.values" in good and "pydantic.main" not in good
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nplayers: [{name: Anna, goods: {corn: two}}]\n")
+    assert "pydantic.main" in loaded_modules("ship", str(bad))
+    assert run("ship", str(bad)).returncode == 2

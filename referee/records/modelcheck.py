@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -12,7 +11,6 @@ from pydantic import BaseModel, ValidationError
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import did_you_mean
 from referee.records.source import YNode
-from referee.rulesets.rules import Rules, UnknownName
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -102,17 +100,6 @@ def validate(model: type[M], data: Any, root: YNode, rule: str, where: str) -> M
             location = locate(root, loc, at_key=err["type"] == "extra_forbidden")
             diags.append(Diagnostic(rule, _message(dict(err), model, where), location, READ_ERROR))
         raise InputError(_dedupe(diags)) from None
-
-
-def names_in(rules: Rules, texts: list[str], node: YNode | None, fallback: Location, categories: tuple[str, ...]) -> Iterator[tuple[str | None, str, Location]]:
-    """Each name written in a list (of buildings, goods ...): (id, '', where), or (None, why, where)
-    for a name the ruleset does not know."""
-    for i, text in enumerate(texts):
-        where = node.value[i].location if node is not None and isinstance(node.value, list) and i < len(node.value) else fallback
-        try:
-            yield rules.lookup(text, categories)[1], "", where
-        except UnknownName as exc:
-            yield None, str(exc), where
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

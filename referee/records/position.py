@@ -12,52 +12,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import normalize
-from referee.records.modelcheck import names_in, validate
+from referee.records.names_list import names_in
 from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
 
 _CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>\d+)\s*$")
-MAX_BARRELS = 999
-
-
-class PositionPlayer(BaseModel):
-    """One player at the start of the captain phase."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, description="The player's name (free text, unique in the position).")
-    goods: dict[str, Annotated[int, Field(ge=0, le=MAX_BARRELS)]] = Field(
-        default_factory=dict, description="Barrels on the player's windrose, by kind: {corn: 3, coffee: 2}."
-    )
-    buildings: list[str] = Field(
-        default_factory=list, description="The player's occupied buildings (those that act in a captain phase: harbor, wharf, warehouses)."
-    )
-
-    @field_validator("name")
-    @classmethod
-    def _named(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("a player name cannot be empty")
-        return value
-
-
-class PositionModel(BaseModel):
-    """A captain phase about to be played, for `referee ship`."""
-
-    model_config = ConfigDict(extra="forbid", title="Puerto Rico shipping position")
-    ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
-    ships: dict[str, str | None] = Field(
-        description="Every cargo ship by its size, with its contents: `empty` or `<good> <count>` (a partly filled ship), e.g. {4: empty, 5: corn 2}.",
-        json_schema_extra={"propertyNames": {"pattern": "^[0-9]+$"}},
-    )
-    vp_left: int | None = Field(default=None, ge=0, description="VP chips left in the supply (optional); VP beyond them are counted on paper.")
-    players: list[PositionPlayer] = Field(min_length=1, description="The players clockwise, the captain first.")
+MAX_BARRELS = 999  # the schema's bound on a player's barrels of a kind (position_model.py)
+TOP_KEYS = {"ruleset", "ships", "vp_left", "players"}
+PLAYER_KEYS = {"name", "goods", "buildings"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +80,67 @@ def read_position(data: bytes | str, file: str, ruleset: str | None = None, base
     if not root.is_map:
         raise InputError([Diagnostic("position.not-a-mapping", "a shipping position is a mapping with ruleset, ships and players", root.location, READ_ERROR)])
     supply_ruleset(root, ruleset)
-    model = validate(PositionModel, root.plain(), root, "position.schema", "a shipping position")
+    model: Any = _plainly_valid(root)
+    if model is None:  # the model speaks for every problem of shape
+        from referee.records.modelcheck import validate
+        from referee.records.position_model import PositionModel
+
+        model = validate(PositionModel, root.plain(), root, "position.schema", "a shipping position")
     rules = ruleset_of(root, ruleset, base_dir)
     return _check(root, model, rules, file)
+
+
+@dataclass(frozen=True, slots=True)
+class _Player:
+    name: str
+    goods: dict[str, int]
+    buildings: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plain:
+    """A position of the right shape, read without the schema model (the fields `_check` reads)."""
+
+    ruleset: str | int
+    ships: dict[str, str | None]
+    vp_left: int | None
+    players: list[_Player]
+
+
+def _plainly_valid(root: YNode) -> _Plain | None:
+    """A quick, stricter-than-the-model look at a position's shape (keys, types); None for
+    anything unusual, which `PositionModel` then explains."""
+    doc = root.value
+    if not isinstance(doc, dict) or not {"ruleset", "ships", "players"} <= doc.keys() <= TOP_KEYS:
+        return None
+    ruleset, ships, players = doc["ruleset"].value, doc["ships"].value, doc["players"].value
+    if isinstance(ruleset, bool) or not isinstance(ruleset, (str, int)) or not isinstance(ships, dict) or not isinstance(players, list) or not players:
+        return None
+    if not all(node.value is None or isinstance(node.value, str) for node in ships.values()):
+        return None
+    vp_left = doc["vp_left"].value if "vp_left" in doc else None
+    if vp_left is not None and (type(vp_left) is not int or vp_left < 0):
+        return None
+    plain: list[_Player] = []
+    for node in players:
+        fields: Any = node.value
+        if not isinstance(fields, dict) or not {"name"} <= fields.keys() <= PLAYER_KEYS:
+            return None
+        name, goods, buildings = fields["name"].value, fields.get("goods"), fields.get("buildings")
+        if not isinstance(name, str) or not name.strip():
+            return None
+        counts: dict[str, int] = {}
+        if goods is not None:
+            if not isinstance(goods.value, dict) or not all(type(v.value) is int and 0 <= v.value <= MAX_BARRELS for v in goods.value.values()):
+                return None
+            counts = {k: v.value for k, v in goods.value.items()}
+        names: list[str] = []
+        if buildings is not None:
+            if not isinstance(buildings.value, list) or not all(isinstance(b.value, str) for b in buildings.value):
+                return None
+            names = [b.value for b in buildings.value]
+        plain.append(_Player(name, counts, names))
+    return _Plain(ruleset, {k: v.value for k, v in ships.items()}, vp_left, plain)
 
 
 def _sizes(sizes: list[int] | tuple[int, ...]) -> str:
@@ -123,7 +148,7 @@ def _sizes(sizes: list[int] | tuple[int, ...]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _check(root: YNode, model: PositionModel, rules: Rules, file: str) -> Position:
+def _check(root: YNode, model: Any, rules: Rules, file: str) -> Position:
     errors = _Errors()
     doc = root.value
     ship_word = rules.terms.cargo_ship

@@ -101,7 +101,7 @@ class CaptainPhase:
         self.sizes = tuple(s.size for s in game.ships)
         self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)
         index = {good: k for k, good in enumerate(self.kinds)}
-        self._live: dict[tuple[tuple[int | None, ...], tuple[int, ...]], tuple[int, ...]] = {}  # kinds a cargo ship can take, by ships
+        self._live: dict[State, tuple[int, ...]] = {}  # kinds a cargo ship can take, by the ships' kinds and counts
         start_money = self.rules.players(self.n).doubloons
         self.start_vp = tuple(b.vp for b in game.boards)  # union halls
         self.start_doubloons = tuple(b.doubloons - start_money for b in game.boards)  # the captain's lighthouse
@@ -110,6 +110,8 @@ class CaptainPhase:
         counts = tuple(s.count for s in game.ships)
         self.ships = len(self.sizes)
         self.goods_at = HEAD + 2 * self.ships  # where the players' barrels start in a state
+        self._nothing = (0,) * len(self.kinds)
+        self._rotation = [tuple((pointer + i) % self.n for i in range(self.n)) for pointer in range(self.n)]
         goods = [n for held in self.start_goods for n in held]
         self.root, self.root_drops = self.normalize([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods])
         self.doubloons = any(s.load_doubloons or s.start_doubloons for s in self.shippers)  # a lighthouse: doubloons change hands
@@ -133,40 +135,41 @@ class CaptainPhase:
         `pointer`): players who can no longer load on a cargo ship drop out (with their tails'
         keys), and the decider is found. When the kinds a cargo ship can take are still `before`
         (those before the move), only the `mover` can have dropped out."""
-        kinds_n = len(self.kinds)
+        kinds_n, at, n = len(self.kinds), self.goods_at, self.n
         live = self.live(state)  # type: ignore[arg-type]
-        drops: list[tuple[int, TailKey]] = []
-        active = state[4]
-        assert isinstance(active, int)
-        at = self.goods_at
-        for p in range(self.n) if mover is None or live != before else (mover,):
+        drops: tuple[tuple[int, TailKey], ...] = ()
+        active: int = state[4]  # type: ignore[assignment]
+        for p in range(n) if mover is None or live != before else (mover,):
             if active >> p & 1:
                 base = at + p * kinds_n
-                if not any(state[base + k] for k in live):
+                for k in live:
+                    if state[base + k]:
+                        break
+                else:  # nothing a cargo ship can take: out
                     have: Goods = tuple(state[base : base + kinds_n])  # type: ignore[arg-type]
                     bit = 1 << p
-                    drops.append((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1)))  # type: ignore[operator]
-                    state[base : base + kinds_n] = (0,) * kinds_n
+                    drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1)),)  # type: ignore[operator]
+                    state[base : base + kinds_n] = self._nothing
                     active &= ~bit
                     state[2] &= ~bit  # type: ignore[operator]
                     state[3] &= ~bit  # type: ignore[operator]
         state[4] = active
-        state[0] = -1
-        n = self.n
-        for i in range(n):
-            p = (pointer + i) % n
-            if active >> p & 1:
-                state[0] = p
-                break
+        decider = -1
+        if active:
+            for p in self._rotation[pointer]:
+                if active >> p & 1:
+                    decider = p
+                    break
+        state[0] = decider
         if not active & 1:
             state[1] = 0
-        return tuple(state), tuple(drops)
+        return tuple(state), drops
 
     def steps(self, state: State) -> list[Step]:
         """The decider's moves from `state`, in the engine's order (cargo loads by kind and ship,
         then the wharf, then the small wharf), each with where it leads."""
-        q = state[0]
-        assert isinstance(q, int) and q >= 0
+        q: int = state[0]  # type: ignore[assignment]
+        assert q >= 0
         s, kinds_n = self.ships, len(self.kinds)
         base = self.goods_at + q * kinds_n
         have: Goods = state[base : base + kinds_n]  # type: ignore[assignment]
@@ -176,8 +179,10 @@ class CaptainPhase:
         bit = 1 << q
         kinds, counts = self.cargo(state)
         live = self.live(state)
+        normalize = self.normalize
         out: list[Step] = []
-        for k, held in enumerate(have):
+        for k in live:
+            held = have[k]
             if held:
                 amount, ships = ships_taking(self.sizes, kinds, counts, k, held)
                 for i in ships:
@@ -187,7 +192,7 @@ class CaptainPhase:
                     child[base + k] = held - amount
                     if q == 0:
                         child[1] = 1
-                    out.append(Step((LOAD, k, i, amount), *self.normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
+                    out.append(Step((LOAD, k, i, amount), *normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
         if powers.wharf is not None and not state[2] & bit:  # type: ignore[operator]
             for k, held in enumerate(have):
                 if held:
@@ -197,7 +202,7 @@ class CaptainPhase:
                     child[2] |= bit  # type: ignore[operator]
                     if q == 0:
                         child[1] = 1
-                    out.append(Step((WHARF, k, amount), *self.normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
+                    out.append(Step((WHARF, k, amount), *normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
         if powers.small_wharf is not None and not state[3] & bit:  # type: ignore[operator]
             money = powers.load_doubloons if powers.small_wharf_loads else 0
             for shipped in _shipments(have):
@@ -206,17 +211,17 @@ class CaptainPhase:
                 child[3] |= bit  # type: ignore[operator]
                 if q == 0 and powers.small_wharf_loads:
                     child[1] = 1
-                out.append(Step((SMALL_WHARF, shipped), *self.normalize(child, after, q, live), powers.small_wharf_vp(sum(shipped), first), money))
+                out.append(Step((SMALL_WHARF, shipped), *normalize(child, after, q, live), powers.small_wharf_vp(sum(shipped), first), money))
         return out
 
     def live(self, state: State) -> tuple[int, ...]:
         """The kinds a cargo ship can still take in `state` (the engine's `loadable`); the others
         are *dead*: no cargo ship will take them again in this phase."""
-        s = self.ships
-        cargo: tuple[tuple[int | None, ...], tuple[int, ...]] = (tuple(state[HEAD : HEAD + s]), tuple(state[HEAD + s : HEAD + 2 * s]))  # type: ignore[arg-type]
+        cargo = tuple(state[HEAD : self.goods_at])
         live = self._live.get(cargo)
         if live is None:
-            room, empty = loadable(self.sizes, *cargo)
+            s = self.ships
+            room, empty = loadable(self.sizes, cargo[:s], cargo[s:])  # type: ignore[arg-type]
             live = self._live[cargo] = tuple(k for k in range(len(self.kinds)) if holds_loadable(((k, 1),), room, empty))
         return live
 
