@@ -471,3 +471,27 @@ def test_a_missing_file_is_refused_with_exit_2():
     code, out = ship("no-such-position.yaml")
     assert code == 2
     assert "error[input.not-found]" in out
+
+
+def symmetric_position(seed: int) -> Position | None:
+    """Kinds that nobody can tell apart (every player holds as many of each): the search gives
+    their states one key, which must change no figure."""
+    rng = random.Random(seed)
+    players = rng.choice([2, 3, 4])
+    same = rng.sample(KINDS, rng.choice([2, 3]))
+    counts = [rng.randint(1, 2) for _ in range(players)]
+    lines = ["ruleset: base", "ships: {" + ", ".join(f"{s}: empty" for s in SIZES[players]) + "}", "players:"]
+    for name, count in zip(("Anna", "Ben", "Cleo", "Dora"), counts, strict=False):
+        owned = [b for b, chance in BASE_BUILDINGS if rng.random() < chance]
+        lines.append(f"  - {{name: {name}, goods: {{{', '.join(f'{k}: {count}' for k in same)}}}, buildings: [{', '.join(owned)}]}}")
+    try:
+        return read_position("\n".join(lines) + "\n", "s.yaml")
+    except InputError:
+        return None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_symmetric_kinds_change_no_figure(seed):
+    pos = symmetric_position(seed)
+    if pos is not None:
+        check_against_the_plain_search(pos, None)
