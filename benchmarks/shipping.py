@@ -1,63 +1,159 @@
-"""Benchmark of the shipping calculator: a five-player captain phase played out completely.
+"""Benchmark of the shipping calculator (`referee ship`), as a player and a club would run it.
 
-Five players, each with a barrel of every kind (within the game's supply), two wharfs and a
-harbor, all cargo ships empty: every kind can go on every ship, so who loads what, on which
-ship, and when the wharfs are used, all change the outcome. Prints the states explored, the
-distinct outcomes found and the seconds taken to find every outcome (reading the position
-included), then the same for the captain's best move (`--for`).
+Prints, each as the whole `referee ship` process (start-up, reading, search, output):
 
-    python benchmarks/shipping.py             # target: every outcome in under one second
-    python benchmarks/shipping.py --repeat 11 # more runs (the fastest and the median are shown)
+1. the worst case: five players with two barrels of every kind (as far as the supply goes), two
+   wharfs, two harbors, a small and a large warehouse, empty ships: the summary (states valued,
+   seconds: first run, fastest and median; peak memory), target under 10 s and 1 GB;
+2. `--all` on the worst case: the outcomes, the seconds to the first outcome written and to the
+   last, peak memory; targets under 120 s and 2 GB, the first outcome within 2 s;
+3. the start-up of a small position (the formats.md example): the import of the calculator and
+   the reading of a well-formed position, without pydantic's model machinery;
+4. realistic positions: 200 random positions of 3 to 5 players, 1 to 5 kinds of 1 to 3 barrels
+   each, wharfs, harbors, warehouses, partly loaded ships, base and expansion-1 (fixed seed): the
+   median, 90th percentile and slowest summary, and how many take over 1 s (each stopped at
+   `--cap` seconds).
+
+    python benchmarks/shipping.py              # everything (a few minutes)
+    python benchmarks/shipping.py --skip-all   # without the --all run (over a minute)
+    python benchmarks/shipping.py --repeat 5 --realistic 50
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from referee.records.position import read_position
-from referee.shipping import Shipping
-
-POSITION = """\
+WORST = """\
 ruleset: base
 ships: {6: empty, 7: empty, 8: empty}
 players:
-  - {name: Anna, goods: {corn: 1, indigo: 1, sugar: 1, tobacco: 1, coffee: 1}, buildings: [harbor]}
-  - {name: Ben,  goods: {corn: 1, indigo: 1, sugar: 1, tobacco: 1, coffee: 1}, buildings: [wharf]}
-  - {name: Cleo, goods: {corn: 1, indigo: 1, sugar: 1, tobacco: 1, coffee: 1}, buildings: [small warehouse]}
-  - {name: Dora, goods: {corn: 1, indigo: 1, sugar: 1, tobacco: 1, coffee: 1}, buildings: [wharf, large warehouse]}
-  - {name: Emil, goods: {corn: 1, indigo: 1, sugar: 1, tobacco: 1, coffee: 1}}
+  - {name: Anna, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [harbor, wharf]}
+  - {name: Ben,  goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [wharf]}
+  - {name: Cleo, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [small warehouse, harbor]}
+  - {name: Dora, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [large warehouse]}
+  - {name: Emil, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 1, coffee: 1}}
 """
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = ("corn", "indigo", "sugar", "tobacco", "coffee")
+SIZES = {3: [4, 5, 6], 4: [5, 6, 7], 5: [6, 7, 8]}
 
 
-def run() -> tuple[int, int, float, str, int, float]:
-    """One run: (states, outcomes, seconds; best move, its states, seconds)."""
+def referee(*args: str) -> tuple[float, float | None, int, bytes]:
+    """Run `referee` as a player would: (seconds, seconds to the first outcome written or None,
+    peak memory in MB, output)."""
     start = time.perf_counter()
-    position = read_position(POSITION, "benchmark.yaml")
-    shipping = Shipping(position)
-    outcomes = shipping.play_out()
-    found = time.perf_counter()
-    states = shipping.states
-    best = shipping.best_for(0)
-    done = time.perf_counter()
-    move = best.move.text(position.rules) if best.move is not None else "nothing"
-    return states, len(outcomes), found - start, f"{move} ({best.phase_vp} VP in the phase)", shipping.states, done - found
+    process = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE)
+    assert process.stdout is not None
+    first, chunks = None, []
+    while block := os.read(process.stdout.fileno(), 1 << 20):
+        chunks.append(block)
+        if first is None and b'"players"' in block:
+            first = time.perf_counter() - start
+    _, status, usage = os.wait4(process.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return time.perf_counter() - start, first, usage.ru_maxrss // 1024, b"".join(chunks)
+
+
+def realistic(rng: random.Random) -> str:
+    """A random position in the range a game produces (some may exceed the supply: skipped)."""
+    players = rng.choice([3, 4, 5])
+    ruleset = rng.choice(["base", "expansion-1"])
+    on_ships: set[str] = set()
+    ships = []
+    for size in SIZES[players]:
+        if rng.random() < 0.3:
+            kind = rng.choice([k for k in KINDS if k not in on_ships])
+            on_ships.add(kind)
+            ships.append(f"{size}: {kind} {rng.randint(1, size - 1)}")
+        else:
+            ships.append(f"{size}: empty")
+    owned = ["wharf", "harbor", "small warehouse", "large warehouse"]
+    if ruleset != "base":
+        owned += ["small wharf", "lighthouse", "storehouse", "union hall"]
+    lines = [f"ruleset: {ruleset}", "ships: {" + ", ".join(ships) + "}", "players:"]
+    for name in ("Anna", "Ben", "Cleo", "Dora", "Emil")[:players]:
+        goods = ", ".join(f"{k}: {rng.randint(1, 3)}" for k in rng.sample(KINDS, rng.randint(1, 5)))
+        buildings = [b for b in owned if rng.random() < 0.25]
+        lines.append(f"  - {{name: {name}, goods: {{{goods}}}, buildings: [{', '.join(buildings)}]}}")
+    return "\n".join(lines) + "\n"
+
+
+def realistic_positions(count: int) -> list[str]:
+    from referee.diagnostics import InputError
+    from referee.records.position import read_position
+
+    rng, out = random.Random(2026), []
+    while len(out) < count:
+        text = realistic(rng)
+        try:
+            read_position(text, "r.yaml")
+        except InputError:
+            continue
+        out.append(text)
+    return out
 
 
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="runs (timings on a shared machine vary: the fastest and the median are shown)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the worst-case summary (the first, fastest and median are shown)")
+    parser.add_argument("--realistic", type=int, default=200, help="realistic positions to time")
+    parser.add_argument("--cap", type=float, default=20.0, help="seconds after which a realistic position is stopped (and counted as over)")
+    parser.add_argument("--skip-all", action="store_true", help="leave out the --all run of the worst case")
     args = parser.parse_args()
-    runs = [run() for _ in range(max(1, args.repeat))]
-    states, outcomes, _, best, best_states, _ = runs[0]
-    every = sorted(r[2] for r in runs)
-    best_times = sorted(r[5] for r in runs)
-    print(f"states explored: {states:,}")
-    print(f"outcomes found:  {outcomes:,}")
-    print(f"seconds:         first run {runs[0][2]:.3f}, fastest {every[0]:.3f}, median {statistics.median(every):.3f} of {len(runs)} (every outcome; target < 1)")
-    print(f"best for Anna:   {best}: {best_states:,} states, fastest {best_times[0]:.3f} s, median {statistics.median(best_times):.3f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        worst = Path(tmp) / "worst.yaml"
+        worst.write_text(WORST)
+        from referee.records.position import read_position
+        from referee.shipping import answer
+
+        states = answer(read_position(WORST, "worst.yaml")).states
+        runs = [referee("ship", str(worst), "--format", "json") for _ in range(max(1, args.repeat))]
+        times = sorted(r[0] for r in runs)
+        print(f"worst case, summary: {states:,} states; first run {runs[0][0]:.2f} s, fastest {times[0]:.2f} s, median {statistics.median(times):.2f} s; "
+              f"peak memory {max(r[2] for r in runs)} MB (targets: 10 s, 1 GB)")
+        if not args.skip_all:
+            seconds, first, memory, output = referee("ship", str(worst), "--format", "json", "--all")
+            outcomes = output.count(b'"ships"') - 1  # each outcome has one, and so has the expected play
+            print(f"worst case, --all: {outcomes:,} outcomes; first written after {first:.2f} s, all after {seconds:.1f} s; peak memory {memory} MB "
+                  f"(targets: 2 s, 120 s, 2 GB)")
+        example = ROOT / "fixtures" / "positions" / "formats-example.yaml"
+        small = sorted(referee("ship", str(example))[0] for _ in range(5))
+        bare = sorted(_bare_imports() for _ in range(5))
+        print(f"small position, whole process: median {statistics.median(small):.3f} s (bare imports of typer, pydantic, ruamel.yaml: {statistics.median(bare):.3f} s)")
+        texts = realistic_positions(args.realistic)
+        seconds_each = []
+        for i, text in enumerate(texts):
+            path = Path(tmp) / f"r{i:03d}.yaml"
+            path.write_text(text)
+            start = time.perf_counter()
+            try:
+                subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, timeout=args.cap, check=True)
+                seconds_each.append(time.perf_counter() - start)
+            except subprocess.TimeoutExpired:
+                seconds_each.append(float("inf"))
+        ordered = sorted(seconds_each)
+        over = [i for i, s in enumerate(seconds_each) if s > 1]
+        small_wharf = sum("small wharf" in texts[i] for i in over)
+        slowest = "over the cap" if ordered[-1] == float("inf") else f"{ordered[-1]:.2f} s"
+        print(f"realistic positions: {len(texts)}; median {statistics.median(ordered):.2f} s, 90th percentile {ordered[int(len(ordered) * 0.9)]:.2f} s, "
+              f"slowest {slowest}; over 1 s: {len(over)} ({small_wharf} of them with a small wharf owner)")
+    print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
+
+
+def _bare_imports() -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import typer, pydantic, ruamel.yaml"], check=True)
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

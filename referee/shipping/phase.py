@@ -111,6 +111,8 @@ class CaptainPhase:
         self.ships = len(self.sizes)
         self.goods_at = HEAD + 2 * self.ships  # where the players' barrels start in a state
         self._nothing = (0,) * len(self.kinds)
+        self._no_place = [-1] * len(self.kinds)
+        self._dead: dict[tuple[int, ...], tuple[int, ...]] = {}  # the kinds not in a live tuple
         self._rotation = [tuple((pointer + i) % self.n for i in range(self.n)) for pointer in range(self.n)]
         goods = [n for held in self.start_goods for n in held]
         self.root, self.root_drops = self.normalize([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods])
@@ -229,33 +231,27 @@ class CaptainPhase:
         """One key for the states whose values are the same for a reason the rules give (see
         the module): a kind's name never matters (only which ship carries it and who holds how
         many), and a dead kind's barrels matter to their owner only as a number (a wharf takes
-        them all, a small wharf any of them, storage counts them), whatever the kind."""
+        them all, a small wharf any of them, storage counts them), whatever the kind.
+
+        The key: the state's head; the barrels on each ship (0: empty; a full ship's kind is
+        dead); each live kind as (its ship, or -1, and every player's barrels of it), sorted;
+        each player's barrels of the dead kinds, sorted."""
         s, kinds_n, at = self.ships, len(self.kinds), self.goods_at
         live = self.live(state)
-        place = {}
+        place = self._no_place[:]
         for i in range(s):
             kind = state[HEAD + i]
             if kind is not None:
                 place[kind] = i
-        # the live kinds, each by its ship (-1: none yet) and every player's barrels of it
-        order = sorted([(place.get(k, -1), state[at + k :: kinds_n], k) for k in live])
-        rank = {sign[2]: r for r, sign in enumerate(order)}
-        key: list[object] = list(state[:HEAD])
-        for i in range(s):
-            kind = state[HEAD + i]
-            if kind is None:
-                key.append(None)
-            elif kind in rank:
-                key += (rank[kind], state[HEAD + s + i])
-            else:
-                key.append(-1)  # full: its kind is dead
-        dead = [k for k in range(kinds_n) if k not in rank]
-        for p in range(self.n):
-            base = at + p * kinds_n
-            key += [state[base + sign[2]] for sign in order]
-            if dead:
-                key.append(tuple(sorted([state[base + k] for k in dead])))  # type: ignore[type-var]
-        return tuple(key)
+        kinds = sorted([(place[k], state[at + k :: kinds_n]) for k in live])
+        dead = self._dead.get(live)
+        if dead is None:
+            dead = self._dead[live] = tuple(k for k in range(kinds_n) if k not in live)
+        if len(dead) > 1:
+            held = tuple(tuple(sorted(held)) for held in zip(*[state[at + k :: kinds_n] for k in dead], strict=True))
+        else:
+            held = tuple(state[at + k :: kinds_n] for k in dead)
+        return (state[:HEAD], state[HEAD + s : at], tuple(kinds), held)
 
     # --- the players who dropped out ---------------------------------------------------------
 

@@ -16,7 +16,7 @@ from referee.records.moves import AnyMove
 from referee.records.position import Position
 from referee.shipping.outcomes import Outcome, ends, outcome
 from referee.shipping.phase import CaptainPhase, Goods, Move, TailKey
-from referee.shipping.values import Valuation
+from referee.shipping.values import Valuation, quiet_search
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +82,15 @@ def answer(position: Position, asker: int | None = None, forced: bool | None = N
     to decide. `forced`: whether the phase has one outcome, when the caller knows it (from the
     outcome list)."""
     phase = CaptainPhase(position)
-    valuation = Valuation(phase, 0 if asker is None else asker)
-    top = valuation.root_values()
-    n = phase.n
-    vp = tuple(Range(top[p], top[2 * n + p], top[n + p]) for p in range(n))
-    play = _ExpectedPlay(phase, valuation)
-    assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
+    with quiet_search():  # the collector stays off until the search's tables are freed
+        valuation = Valuation(phase, 0 if asker is None else asker)
+        top = valuation.root_values()
+        n = phase.n
+        vp = tuple(Range(top[p], top[2 * n + p], top[n + p]) for p in range(n))
+        play = _ExpectedPlay(phase, valuation)
+        assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
+        states, asked = valuation.states, valuation.asker
+        del valuation
     if forced is None:
         forced = all(r.worst == r.best for r in vp) and _at_most_one_end(phase)
     if asker is None:
@@ -96,7 +99,7 @@ def answer(position: Position, asker: int | None = None, forced: bool | None = N
     else:
         choices = next((d for d in play.decisions if d.player == asker), None)
         best = choices.moves[0] if choices is not None else None
-    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, valuation.asker, best, valuation.states, phase.doubloons)
+    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, asked, best, states, phase.doubloons)
 
 
 def _at_most_one_end(phase: CaptainPhase) -> bool:

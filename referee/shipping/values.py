@@ -154,7 +154,7 @@ def quiet_search() -> Iterator[None]:
     and again)."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20_000))
-    collecting = gc.isenabled()
+    collecting = gc.isenabled()  # False inside another quiet search: that one turns it back on
     gc.disable()
     try:
         yield
