@@ -495,3 +495,17 @@ def test_symmetric_kinds_change_no_figure(seed):
     pos = symmetric_position(seed)
     if pos is not None:
         check_against_the_plain_search(pos, None)
+
+
+def test_the_example_of_docs_shipping_md_gives_the_json_shown(tmp_path):
+    """docs/shipping.md shows a position and its JSON answer: both exactly as the referee reads
+    and answers them."""
+    import re
+
+    text = (FIXTURES.parent / "docs" / "shipping.md").read_text(encoding="utf-8")
+    position_yaml = re.findall(r"```yaml\n(.*?)```", text, re.S)[0]
+    shown = json.loads(re.findall(r"```json\n(.*?)```", text, re.S)[0])
+    path = tmp_path / "position.yaml"
+    path.write_text(position_yaml)
+    got = ship_json(path)
+    assert {**got, "file": shown["file"]} == shown

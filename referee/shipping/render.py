@@ -90,7 +90,7 @@ def answer_text(file: str, answer: Answer, asked: bool = False, head: bool = Tru
     if not answer.moves:
         yield "  nobody loads anything"
     yield from table([(f"{i}.", names[m.player], m.move.text(rules)) for i, m in enumerate(answer.moves, start=1)], right=(0,), indent="  ")
-    yield f"  {rules.terms.cargo_ship}s after unloading: {_ships_text(answer.expected.ships, rules)}"
+    yield f"  cargo {rules.terms.cargo_ship}s after unloading: {_ships_text(answer.expected.ships, rules)}"
     if position.vp_left is not None and sum(p.vp for p in answer.expected.players) >= position.vp_left:
         yield "  the VP chips run out: the game ends after this round (VP beyond them are counted on paper)"
     if answer.choices is not None:
@@ -110,7 +110,7 @@ def heading(file: str, position: Position) -> Iterator[str]:
     captain = rules.name("captain")
     yield f"{file}: {captain} phase [{rules.id}], {', '.join(names)} ({names[0]} is {captain})"
     chips = f"; VP chips left: {position.vp_left}" if position.vp_left is not None else ""
-    yield f"{rules.terms.cargo_ship}s: {_ships_text(position.ships, rules)}{chips}"
+    yield f"cargo {rules.terms.cargo_ship}s: {_ships_text(position.ships, rules)}{chips}"
 
 
 def outcome_line(number: int, o: Outcome, names: list[str], rules: Rules) -> str:
