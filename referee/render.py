@@ -7,12 +7,14 @@ only when writing to a terminal; piped output is plain text.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import Diagnostic
-from referee.report import LogReport
 from referee.scoring import Score, winners
 from referee.tables import table
+
+if TYPE_CHECKING:  # the checking pipeline (replay, engine) is not needed to render a diagnostic
+    from referee.report import LogReport
 
 
 def diagnostic_line(d: Diagnostic, file: str) -> str:
