@@ -114,6 +114,9 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
         if isinstance(player.island, dict):
             for kind, count in player.island.items():
                 where = inode.key_location(kind) if inode is not None else pnode.location
+                if count < 0:
+                    err("sheet.island", f"{pname}: a negative number of {kind} tiles ({count})", where)
+                    continue
                 if kind.strip().lower() == "forest":
                     board.island["forest"] = board.island.get("forest", 0) + count
                     continue
@@ -121,9 +124,6 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
                     ident = rules.lookup(kind, (GOOD, QUARRY))[1]
                 except UnknownName as exc:
                     err("sheet.unknown-name", f"{pname}: {exc}".replace("unknown good or quarry", "unknown island tile"), where)
-                    continue
-                if count < 0:
-                    err("sheet.island", f"{pname}: a negative number of {rules.name(ident)} tiles", where)
                     continue
                 board.island[ident] = board.island.get(ident, 0) + count
         elif isinstance(player.island, int):
@@ -151,6 +151,14 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             need = {"bonus.island": ("island", player.island), "bonus.colonists": ("colonists", player.colonists)}.get(effect.id)
             if need is not None and need[1] is None:
                 err("sheet.missing", f"{pname}: '{need[0]}' is needed to score the occupied {rules.name(ident)}", pnode.location)
+            if effect.id == "bonus.sets" and not isinstance(player.island, dict):
+                # the sets are of tile kinds: a plain count cannot score them (it would score 0 in silence)
+                err(
+                    "sheet.missing",
+                    f"{pname}: the occupied {rules.name(ident)} scores sets of island tiles by kind: write the island by kind, "
+                    f"e.g. `island: {{corn: 3, sugar: 3, quarry: 2}}`",
+                    inode.location if inode is not None else pnode.location,
+                )
         boards.append(board)
     for ident, owners in built.items():
         copies = rules.copies(rules.building[ident], n)

@@ -78,6 +78,8 @@ BROKEN_CASES = [
     ("unknown-key.yaml", "sheet.schema", 8),  # Ben's 'money'
     ("wrong-type.yaml", "sheet.schema", 8),  # Cleo's chips: text
     ("unknown-ruleset.yaml", "ruleset.unknown", 3),  # ruleset: basic
+    ("negative-forest.yaml", "sheet.island", 10),  # Ben's forest: -7
+    ("cloister-without-kinds.yaml", "sheet.missing", 10),  # Cleo's cloister, island: 12
 ]
 
 
@@ -155,3 +157,14 @@ def test_sheet_fixtures_name_their_schema(path):
     depth = len(path.relative_to(SHEETS).parts)  # sheets/x.yaml: 1, sheets/broken/x.yaml: 2
     first = path.read_text().splitlines()[0]
     assert first == "# yaml-language-server: $schema=" + "../" * (depth + 1) + "schemas/score-sheet.schema.json"
+
+
+def test_a_cloister_with_the_island_by_kind_scores_its_sets():
+    """The same cloister sheet with the island written by kind: 3 corn, 3 sugar, 3 coffee, 2
+    quarries, 1 forest: three sets of 3 (rules-data.md: plantations, quarries and forests
+    count), scored from the ruleset's table."""
+    text = (BROKEN / "cloister-without-kinds.yaml").read_text().replace("island: 12", "island: {corn: 3, sugar: 3, coffee: 3, quarry: 2, forest: 1}")
+    report = score_sheet(text.encode(), "cloister.yaml", None, BROKEN)
+    assert report.errors == []
+    cleo = next(s for s in report.scores if s.player == "Cleo")
+    assert cleo.bonus_by_building == {"Cloister": 6}  # 3 sets: 6 VP (1 set 1, 2 sets 3, 3 sets 6, 4 sets 10)
