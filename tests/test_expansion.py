@@ -361,7 +361,7 @@ def test_black_market_does_nothing_for_a_player_without_one():
     "move, says",
     [
         ("Anna: aqueduct, pay colonist indigo", "only be used when it spends all the money"),  # 1 doubloon left over
-        ("Anna: forest house, pay colonist black market", "no colonist to pay with on the Black Market"),
+        ("Anna: forest house, pay colonist black market", "the Black Market's own colonist cannot pay for a building"),
         ("Anna: storehouse, pay colonist indigo, pay corn", "Anna has no corn to pay with"),
         ("Anna: forest house, pay vp", "Anna has no VP chip to pay with"),
     ],

@@ -120,7 +120,14 @@ class Builder(TurnPhase):
                 if ok:
                     b.san_juan -= 1
             elif place in rules.building:
-                ok = b.buildings.get(place, 0) > 0 and rules.building[place].effect is not market
+                if rules.building[place].effect is market and b.buildings.get(place, 0) > 0:
+                    names = power_names(rules, "build.black-market")
+                    raise RuleViolation(
+                        "builder.black-market",
+                        f"the {names}'s own {rules.terms.colonist[0]} cannot pay for a building: it is the one that lets {self.who(p)} pay in kind; "
+                        f"a {rules.terms.colonist[0]} from {rules.terms.san_juan}, a plantation, a quarry or another building can",
+                    )
+                ok = b.buildings.get(place, 0) > 0
                 if ok:
                     b.buildings[place] -= 1
             else:
