@@ -15,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from referee.output import printable
+
 app = typer.Typer(
     name="referee",
     help="Rules referee and score tool for the board game Puerto Rico: validate game logs, score games and score sheets, calculate captain phases.",
@@ -188,7 +190,7 @@ def rules(
         else:
             print(rules_text(loaded, building))
     except KeyError as exc:
-        print(f"{ruleset}: error[rules.unknown-building]: {exc.args[0]}")
+        print(printable(f"{ruleset}: error[rules.unknown-building]: {exc.args[0]}"))
         raise typer.Exit(2) from None
 
 
@@ -205,7 +207,7 @@ def play(
 
     rules = _ruleset_or_exit(ruleset)
     if players not in rules.model.player_counts:
-        print(f"{ruleset}: error[play.players]: the {rules.id} ruleset is for {', '.join(str(n) for n in sorted(rules.model.player_counts))} players, not {players}")
+        print(printable(f"{ruleset}: error[play.players]: the {rules.id} ruleset is for {', '.join(str(n) for n in sorted(rules.model.player_counts))} players, not {players}"))
         raise typer.Exit(2)
     text = to_log(play_game(rules, players, seed), ruleset)
     if output is None:

@@ -6,10 +6,10 @@ only when writing to a terminal; piped output is plain text.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import Diagnostic
+from referee.output import json_text, printable
 from referee.scoring import Score, winners
 from referee.tables import table
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the checking pipeline (replay, engine) is not needed to ren
 def diagnostic_line(d: Diagnostic, file: str) -> str:
     """`file:line:col: error[rule]: message`, as compilers and linters print."""
     where = str(d.location) if d.location is not None else file
-    return f"{where}: error[{d.rule}]: {d.message}"
+    return printable(f"{where}: error[{d.rule}]: {d.message}")
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def report_json(r: LogReport) -> str:
         obj["waiting"] = r.waiting
     if r.scores is not None:
         obj["provisional"] = not r.complete
-    return json.dumps(obj, ensure_ascii=False)
+    return json_text(obj)
 
 
 def report_text(r: LogReport) -> str:
@@ -71,8 +71,8 @@ def report_text(r: LogReport) -> str:
     if r.errors:
         return "\n".join(diagnostic_line(d, r.file) for d in r.errors)
     if r.complete:
-        return f"{r.file}: valid, complete game ({r.moves} moves); {winner_text(r.scores)}" if r.scores else f"{r.file}: valid, complete game ({r.moves} moves)"
-    return f"{r.file}: valid so far, game in progress ({r.moves} moves); next: {r.waiting}"
+        return printable(f"{r.file}: valid, complete game ({r.moves} moves); {winner_text(r.scores)}" if r.scores else f"{r.file}: valid, complete game ({r.moves} moves)")
+    return printable(f"{r.file}: valid so far, game in progress ({r.moves} moves); next: {r.waiting}")
 
 
 def winner_text(scores: list[Score] | None) -> str:
@@ -102,7 +102,7 @@ def scores_text(r: LogReport) -> str:
     lines.append(winner_text(r.scores) + ("" if r.complete else " (provisional)"))
     if r.end and r.complete:
         lines.append(f"the game ended after {r.end}")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def scores_rich(r: LogReport) -> Any:

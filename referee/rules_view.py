@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from referee.engine.text import a, count
+from referee.output import json_text, printable
 from referee.rulesets.compiled import plain
 from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
 from referee.tables import table
@@ -133,7 +134,7 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
             if on
         ),
     ]
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def _find_building(rules: Rules, name: str) -> Building:
@@ -159,11 +160,11 @@ def _building_text(rules: Rules, name: str) -> str:
         ("also accepted as", ", ".join(b.aliases) or "-"),
     ):
         lines.append(f"  {label:<16} {value}")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def rules_json(rules: Rules, building: str | None = None) -> str:
     """The ruleset (or one building) as JSON."""
     if building is not None:
-        return json.dumps(plain(_find_building(rules, building)), ensure_ascii=False)
-    return json.dumps(plain(rules.model), ensure_ascii=False)
+        return json_text(plain(_find_building(rules, building)))
+    return json_text(plain(rules.model))

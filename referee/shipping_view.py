@@ -6,12 +6,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.names import normalize
+from referee.output import json_text, printable
 from referee.records.position import Position, read_position
 from referee.render import diagnostic_json, diagnostic_line
 from referee.shipping.outcomes import Outcome
@@ -51,8 +51,8 @@ def ship_report(
     except InputError as exc:
         return iter([ship_errors(file, exc.diagnostics, as_json) + "\n"]), READ_ERROR
     if as_json:
-        return iter([json.dumps(answer_json(file, result), ensure_ascii=False), "\n"]), 0
-    return (line + "\n" for line in answer_text(file, result, for_name is not None)), 0
+        return iter([json_text(answer_json(file, result)), "\n"]), 0
+    return (printable(line) + "\n" for line in answer_text(file, result, for_name is not None)), 0
 
 
 def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], asker: int | None, asked: bool, as_json: bool, limit: int | None) -> Iterator[str]:
@@ -64,9 +64,9 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
     names, rules = [p.name for p in position.players], position.rules
     doubloons = lighthouse(position)
     if as_json:
-        yield '{"file": ' + json.dumps(file, ensure_ascii=False) + ', "outcomes": ['
+        yield '{"file": ' + json_text(file) + ', "outcomes": ['
     else:
-        yield from (line + "\n" for line in heading(file, position))
+        yield from (printable(line) + "\n" for line in heading(file, position))
         yield "\nevery distinct outcome:\n"
     count, truncated = 0, False
     for o in outcomes:
@@ -74,16 +74,16 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
             truncated = True
             break
         count += 1
-        yield ((", " if count > 1 else "") + json.dumps(outcome_json(o, names, rules, doubloons), ensure_ascii=False)) if as_json else outcome_line(count, o, names, rules) + "\n"
+        yield ((", " if count > 1 else "") + json_text(outcome_json(o, names, rules, doubloons))) if as_json else printable(outcome_line(count, o, names, rules)) + "\n"
     result = answer(position, asker, None if truncated else count == 1)
     if as_json:
         rest = answer_json(file, result)
         del rest["file"]
-        yield "]" + (', "truncated": true' if truncated else "") + ", " + json.dumps(rest, ensure_ascii=False)[1:] + "\n"
+        yield "]" + (', "truncated": true' if truncated else "") + ", " + json_text(rest)[1:] + "\n"
         return
     if truncated:
         yield f"  ... (the list stops after {limit}: --limit)\n"
-    yield from (line + "\n" for line in answer_text(file, result, asked, head=False))
+    yield from (printable(line) + "\n" for line in answer_text(file, result, asked, head=False))
 
 
 def _unknown_player(position: Position, name: str) -> Diagnostic:
@@ -99,5 +99,5 @@ def ship_errors(file: str, diagnostics: list[Diagnostic], as_json: bool) -> str:
     (without the last newline)."""
     if as_json:
         obj = {"file": file, "valid": False, "errors": [diagnostic_json(d) for d in diagnostics], "expected": None, "choices": None, "best": None, "outcomes": None}
-        return json.dumps(obj, ensure_ascii=False)
+        return json_text(obj)
     return "\n".join(diagnostic_line(d, file) for d in diagnostics)

@@ -205,3 +205,30 @@ def test_a_well_formed_shipping_position_needs_no_pydantic_models(tmp_path):
     bad.write_text("ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nplayers: [{name: Anna, goods: {corn: two}}]\n")
     assert "pydantic.main" in loaded_modules("ship", str(bad))
     assert run("ship", str(bad)).returncode == 2
+
+
+FORGED = "Ben\nfake.yaml:9:9: error[injected]: hello"
+
+
+def test_a_player_name_cannot_forge_a_diagnostic_line(tmp_path):
+    """A name with a line break (JSON or a quoted YAML string make it easy) is printed escaped:
+    every line of text output is one of referee's own."""
+    log = (FIXTURES / "game-3p.yaml").read_text()
+    players = next(line for line in log.splitlines() if line.startswith("players:"))
+    doc = tmp_path / "forged.yaml"
+    doc.write_text(log.replace(players, "players: " + json.dumps(["Ines", FORGED, "Tobias"])))
+    for command in ("validate", "score"):
+        out = run(command, str(doc))
+        assert out.returncode == 2, out.stdout + out.stderr  # Marek's moves: not a player (a reading error)
+        assert out.stdout.strip() and all(line.startswith(str(doc)) for line in out.stdout.splitlines()), out.stdout
+        assert "Ben\\nfake.yaml:9:9: error[injected]: hello" in out.stdout
+
+
+def test_json_output_carries_no_raw_line_separator(tmp_path):
+    position = tmp_path / "p.yaml"
+    position.write_text('ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nplayers:\n  - {name: "Anna\\u2028B", goods: {corn: 2}}\n  - {name: Ben}\n  - {name: Cleo}\n')
+    for args in (("ship", str(position), "--format", "json"), ("ship", str(position))):
+        out = run(*args)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "\u2028" not in out.stdout and "Anna\\u2028B" in out.stdout
+    assert json.loads(run("ship", str(position), "--format", "json").stdout)["expected"]["moves"] == ["Anna\u2028B: 2 corn on 4"]
