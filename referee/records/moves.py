@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
 MAX_NUMBER = 999
-_INT = re.compile(r"^\d+$")
+_INT = re.compile(r"^[0-9]+$")  # ASCII digits only: "²" or "٣" is not a count
 
 
 class MoveError(ValueError):
@@ -261,6 +261,8 @@ def _clauses(text: str) -> list[str]:
 def _number(word: str, what: str) -> int:
     if not _INT.match(word):
         raise MoveError(f"expected a number for {what}, found '{word}'")
+    if len(word.lstrip("0")) > len(str(MAX_NUMBER)):  # checked before int(): a number of thousands of digits is refused, not converted
+        raise MoveError(f"{what} {word if len(word) <= 12 else word[:12] + '...'} is out of range (at most {MAX_NUMBER})")
     value = int(word)
     if value > MAX_NUMBER:
         raise MoveError(f"{what} {word} is out of range (at most {MAX_NUMBER})")
@@ -454,7 +456,7 @@ def _trader(text: str, rules: Rules) -> AnyMove:
     return Sell(good=_good(rules, clause), income=income)
 
 
-_LOAD = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>\d+))?$", re.IGNORECASE)
+_LOAD = re.compile(r"^(?:(?P<count>[0-9]+)\s+)?(?P<good>.+?)(?:\s+on\s+(?P<ship>[0-9]+))?$", re.IGNORECASE)
 
 
 def _captain(text: str, rules: Rules) -> AnyMove:

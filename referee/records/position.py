@@ -21,7 +21,7 @@ from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
 
-_CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>\d+)\s*$")
+_CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>[0-9]{1,9})\s*$")  # ASCII digits, and few: `int()` of thousands fails
 MAX_BARRELS = 999  # the schema's bound on a player's barrels of a kind (position_model.py)
 TOP_KEYS = {"ruleset", "ships", "vp_left", "players"}
 PLAYER_KEYS = {"name", "goods", "buildings"}
@@ -143,6 +143,12 @@ def _plainly_valid(root: YNode) -> _Plain | None:
     return _Plain(ruleset, {k: v.value for k, v in ships.items()}, vp_left, plain)
 
 
+def _size(text: str) -> bool:
+    """Is `text` a ship's size: a few ASCII digits?"""
+    text = text.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _sizes(sizes: list[int] | tuple[int, ...]) -> str:
     items = [str(s) for s in sizes]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
@@ -179,7 +185,7 @@ def _check(root: YNode, model: Any, rules: Rules, file: str) -> Position:
     sizes_seen: set[int] = set()
     for key_text, node in ships_node.value.items():
         key_at = ships_node.key_location(key_text)
-        if not key_text.strip().isdigit():
+        if not _size(key_text):
             errors.add("position.ships", f"a cargo {ship_word} is written by its size, a number (e.g. `4: empty`), not '{key_text}'", key_at)
             continue
         size = int(key_text)
@@ -236,7 +242,7 @@ def _check(root: YNode, model: Any, rules: Rules, file: str) -> Position:
         carrying[good] = size
         ships.append(ShipRecord(size, good, count))
     if setup is not None:
-        written = {int(k) for k in ships_node.value if k.strip().isdigit()}
+        written = {int(k) for k in ships_node.value if _size(k)}
         missing = [s for s in setup.cargo_ships if s not in written]
         if missing:
             which = " and ".join(f"the {s}-{ship_word}" for s in missing)

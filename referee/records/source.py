@@ -212,6 +212,9 @@ class _Composer:
 
     def scalar(self, event: Any, line: int, col: int) -> Any:
         tag, text = event.tag, event.value
+        if len(text) > MAX_DIGITS and text.lstrip("+-")[:1].isdigit() and text.lstrip("+-").isdigit() and (event.style in ("", None) or tag is not None):
+            # int() of thousands of digits fails; no number of a game has more than a few
+            raise _error(self.file, line, col, "yaml.number", f"a number of {len(text.lstrip('+-'))} digits: numbers in a game have at most {MAX_DIGITS}")
         if tag is None or tag == "!":
             if event.style not in ("", None) or not event.implicit[0]:
                 return text  # quoted or block scalars are strings
@@ -224,6 +227,7 @@ class _Composer:
 
 
 _INT_RE = re.compile(r"[-+]?[0-9]+$")
+MAX_DIGITS = 18  # the longest whole number read as a number
 _FLOAT_RE = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _STANDARD: dict[str, type | tuple[type, ...]] = {
     _STR: str,

@@ -1,0 +1,59 @@
+"""Hostile or careless input gets a clean, positioned answer, never a traceback (issue 14):
+numbers of thousands of digits, digits that are not ASCII."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import FIXTURES
+
+HUGE = "3" * 5000
+
+
+def referee(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_a_price_of_thousands_of_digits_is_out_of_range(tmp_path):
+    log = tmp_path / "log.yaml"
+    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Ben: small market\n", f"- Ben: small market for {HUGE}\n", 1))
+    out = referee("validate", str(log))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "error[log.move]: Ben: the price 333333333333... is out of range (at most 999)" in out.stdout
+
+
+def test_a_digit_that_is_not_ascii_is_not_a_number(tmp_path):
+    log = tmp_path / "log.yaml"
+    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Ben: small market\n", "- Ben: small market for \u0663\n", 1))
+    out = referee("validate", str(log))
+    assert out.returncode == 2
+    assert "expected a number for the price, found '\u0663'" in out.stdout
+
+
+def position(ships: str, goods: str = "{corn: 2}") -> str:
+    return f"ruleset: base\nships: {{{ships}}}\nplayers:\n  - {{name: Anna, goods: {goods}}}\n  - {{name: Ben}}\n  - {{name: Cleo}}\n"
+
+
+def test_a_yaml_number_of_thousands_of_digits_is_refused_at_its_place(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(position("4: empty, 5: empty, 6: empty", f"{{corn: {HUGE}}}"))
+    out = referee("ship", str(path))
+    assert out.returncode == 2
+    assert out.stdout.startswith(f"{path}:4:32: error[yaml.number]: a number of 5000 digits")
+
+
+def test_a_ship_size_written_with_a_superscript_is_not_a_size(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(position('"\u00b2": empty, 5: empty, 6: empty'))
+    out = referee("ship", str(path))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "a cargo ship is written by its size, a number (e.g. `4: empty`), not '\u00b2'" in out.stdout
+
+
+def test_a_long_count_on_a_ship_is_refused(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(position(f"4: corn {HUGE}, 5: empty, 6: empty"))
+    out = referee("ship", str(path))
+    assert out.returncode == 2
+    assert "error[position.ship-contents]" in out.stdout
