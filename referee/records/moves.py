@@ -283,7 +283,7 @@ def _good(rules: Rules, text: str) -> str:
 def _leading_building(rules: Rules, clause: str, effect: str) -> tuple[str, str] | None:
     """('building id', rest) when the clause starts with the name of a building with `effect`."""
     words = clause.split(" ")
-    for cut in range(len(words) - 1, 0, -1):
+    for cut in range(min(len(words) - 1, rules.name_words), 0, -1):  # never more words than a name has: linear in the clause
         hit = rules.find(" ".join(words[:cut]), (BUILDING,))
         if hit is not None:
             b = rules.building[hit[1]]
@@ -420,7 +420,7 @@ def split_guests(text: str, rules: Rules) -> tuple[tuple[str, ...], str]:
         rest = clauses[0].split(" ", 1)[1]
         if rules.find(rest, (GOOD, QUARRY, BUILDING)) is None and normalize(rest) not in _SAN_JUAN:
             words = clauses[0].split(" ")
-            if any(rules.find(" ".join(words[:cut]), (BUILDING,)) for cut in range(2, len(words) + 1)):
+            if any(rules.find(" ".join(words[:cut]), (BUILDING,)) for cut in range(2, min(len(words), rules.name_words) + 1)):
                 break  # a building whose name starts with "guest" (the guest house itself)
         guests.append(place(rules, rest))
         clauses = clauses[1:]

@@ -50,6 +50,8 @@ class Rules:
                 self._display[thing.id] = thing.name
                 for label in (thing.name, thing.id, *thing.aliases):
                     self._names[category][normalize(label)] = thing.id
+        # the most words in a name: a clause that starts with a name is tried with that many at most
+        self.name_words = max(len(key.split()) for names in self._names.values() for key in names)
 
     def players(self, n: int) -> PlayerCount:
         """Setup and supplies for `n` players (KeyError if the ruleset has none)."""
