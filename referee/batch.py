@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, Location
-from referee.records.source import MAX_BYTES
+from referee.records.source import MAX_BYTES, Unreadable, read_document, read_stream
 
 STDIN_NAME = "<stdin>"
 
@@ -43,14 +43,19 @@ def expand(paths: list[str]) -> list[str]:
 def read_input(path: str) -> Input:
     """Read a file (or standard input for '-'), refusing what cannot be read with a diagnostic."""
     if path == "-":
-        return Input(sys.stdin.buffer.read(), STDIN_NAME, Path.cwd())
+        try:
+            return Input(read_stream(sys.stdin.buffer.read), STDIN_NAME, Path.cwd())
+        except Unreadable as exc:
+            return Input(None, STDIN_NAME, Path.cwd(), Diagnostic(exc.rule, f"standard input: {exc.message}", Location(STDIN_NAME, 1, 1), READ_ERROR))
     p = Path(path)
     try:
         size = p.stat().st_size
         if size > MAX_BYTES:
             message = f"the file is {size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)"
             return Input(None, path, p.parent, Diagnostic("input.too-large", message, Location(path, 1, 1), READ_ERROR))
-        return Input(p.read_bytes(), path, p.parent)
+        return Input(read_document(p), path, p.parent)
+    except Unreadable as exc:
+        return Input(None, path, p.parent, Diagnostic(exc.rule, exc.message, Location(path, 1, 1) if exc.rule == "input.too-large" else None, READ_ERROR))
     except FileNotFoundError:
         return Input(None, path, None, Diagnostic("input.not-found", "no such file", None, READ_ERROR))
     except IsADirectoryError:

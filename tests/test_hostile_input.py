@@ -3,6 +3,7 @@ numbers of thousands of digits, digits that are not ASCII."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -76,3 +77,23 @@ def test_a_move_of_many_words_is_read_in_linear_time(role, lead):
     with pytest.raises(MoveError):
         parse_move(role, text, rules)
     assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("command", ["validate", "score", "ship"])
+def test_a_device_is_refused_without_being_read(command):
+    out = referee(command, "/dev/zero")  # read whole, it would fill the memory
+    assert out.returncode == 2
+    assert "error[input.unreadable]: not a regular file" in out.stdout
+
+
+def test_a_named_pipe_is_refused_without_waiting_for_it(tmp_path):
+    fifo = tmp_path / "game.yaml"
+    os.mkfifo(fifo)  # nobody writes to it: reading would wait for ever
+    out = referee("validate", str(fifo))
+    assert out.returncode == 2 and "not a regular file" in out.stdout
+
+
+def test_standard_input_is_read_no_further_than_the_limit():
+    out = subprocess.run([sys.executable, "-m", "referee", "validate", "-"], input=b"# " + b"x" * 3_000_000, capture_output=True, timeout=60)
+    assert out.returncode == 2
+    assert b"error[input.too-large]: standard input: more than the limit of 2,097,152 bytes" in out.stdout

@@ -8,7 +8,10 @@ anchors or aliases (they can explode), no custom tags, no duplicate keys, a nest
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+from collections.abc import Callable
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -94,6 +97,49 @@ class YNode:
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"YNode({self.value!r} @{self.line}:{self.column})"
+
+
+class Unreadable(Exception):
+    """A document that cannot be read: `rule` (input.too-large, input.unreadable ...) and a
+    plain sentence."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule, self.message = rule, message
+
+
+def read_document(path: str | os.PathLike[str]) -> bytes:
+    """A document's bytes, read with a bound and only from a regular file: a device, a pipe or a
+    socket is refused without being read (`/dev/zero` would never end, a FIFO may never answer),
+    and a file is read no further than the size limit. OSError (not found, permission, a name
+    too long ...) passes through; everything else is `Unreadable`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise Unreadable("input.unreadable", "is a directory")
+        if not stat.S_ISREG(st.st_mode):
+            raise Unreadable("input.unreadable", "not a regular file (a device, pipe or socket): referee reads files, or standard input as '-'")
+        return _bounded(lambda: os.read(fd, 1 << 16))
+    except BlockingIOError:
+        raise Unreadable("input.unreadable", "cannot be read without waiting for input that may never come") from None
+    finally:
+        os.close(fd)
+
+
+def read_stream(read: Callable[[int], bytes]) -> bytes:
+    """Standard input, read no further than the size limit."""
+    return _bounded(lambda: read(1 << 16))
+
+
+def _bounded(block: Callable[[], bytes]) -> bytes:
+    chunks, total = [], 0
+    while chunk := block():
+        total += len(chunk)
+        if total > MAX_BYTES:
+            raise Unreadable("input.too-large", f"more than the limit of {MAX_BYTES:,} bytes (2 MiB)")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _error(file: str, line: int, column: int, rule: str, message: str) -> InputError:

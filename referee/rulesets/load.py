@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
-from referee.records.source import YNode, read_yaml
+from referee.records.source import Unreadable, YNode, read_document, read_yaml
 from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model
 from referee.rulesets.rules import Rules
@@ -146,10 +146,12 @@ _BYTES: dict[str, bytes] = {}  # the bytes of each layer read, for the cache key
 
 def _read(path: Path) -> YNode:
     try:
-        data = path.read_bytes()
+        data = read_document(path)
         _BYTES[str(path)] = data
     except OSError as exc:
         raise InputError([Diagnostic("ruleset.unreadable", f"cannot read ruleset {path}: {exc.strerror}", None, READ_ERROR)]) from None
+    except Unreadable as exc:
+        raise InputError([Diagnostic("ruleset.unreadable", f"cannot read ruleset {path}: {exc.message}", None, READ_ERROR)]) from None
     root = read_yaml(data, str(path))
     if not root.is_map:
         raise InputError([Diagnostic("ruleset.invalid", "a ruleset file must be a mapping of keys", root.location, READ_ERROR)])
