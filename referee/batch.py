@@ -7,6 +7,7 @@ checking one file becomes a diagnostic for that file, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,16 +29,47 @@ class Input:
     error: Diagnostic | None = None
 
 
-def expand(paths: list[str]) -> list[str]:
-    """Files to read, directories expanded to the YAML files in them (sorted)."""
-    out: list[str] = []
+def expand(paths: list[str]) -> list[str | Input]:
+    """Files to read, directories expanded to the YAML files in them (sorted; `.yaml` and `.yml`
+    in any case). Nothing is skipped in silence: a `*.yaml` that is not a readable file (a
+    dangling link, a FIFO) is listed, for its reading to say what it is, and a folder that
+    cannot be listed (permission, a loop of links) is reported as an unreadable input."""
+    out: list[str | Input] = []
     for p in paths:
-        path = Path(p)
-        if p != "-" and path.is_dir():
-            out.extend(sorted(str(f) for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()))
+        if p != "-" and _is_dir(p):
+            out.extend(_walk(p))
         else:
             out.append(p)
     return out
+
+
+def _walk(top: str) -> list[str | Input]:
+    """The YAML files under a folder, sorted, then the folders that could not be listed."""
+    found: list[str] = []
+    problems: list[str | Input] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = str(exc.filename or top)
+        problems.append(Input(None, where, None, Diagnostic("input.unreadable", f"cannot read the folder: {exc.strerror}", None, READ_ERROR)))
+
+    seen = {os.path.realpath(top)}
+    for folder, folders, files in os.walk(top, onerror=unreadable, followlinks=True):
+        for name in list(folders):  # linked folders are followed, each real folder once
+            real = os.path.realpath(os.path.join(folder, name))
+            if real in seen:  # searched already (a loop of links, or a second link): its files are listed once
+                folders.remove(name)
+            seen.add(real)
+        found.extend(os.path.join(folder, f) for f in files if f.lower().endswith((".yaml", ".yml")))
+    if not found and not problems:
+        problems.append(Input(None, top, None, Diagnostic("input.no-logs", f"no game logs found in {top} (files ending in .yaml or .yml)", None, READ_ERROR)))
+    return [*sorted(found), *problems]
+
+
+def _is_dir(path: str) -> bool:
+    try:
+        return Path(path).is_dir()
+    except OSError:  # a name too long, a loop of links: read as a file, which says so
+        return False
 
 
 def read_input(path: str) -> Input:
@@ -90,7 +122,7 @@ def _work(args: tuple[Input, str | None, bool, bool]) -> tuple[int, str]:
 
 
 def check_all(
-    paths: list[str], ruleset: str | None, provisional: bool, json: bool, jobs: int = 1, tick: Callable[[], None] | None = None
+    paths: list[str | Input], ruleset: str | None, provisional: bool, json: bool, jobs: int = 1, tick: Callable[[], None] | None = None
 ) -> Iterator[tuple[int, str]]:
     """Check every log in order; with `jobs` > 1, in that many processes."""
     items = [read_input(p) if p == "-" else p for p in paths]

@@ -97,3 +97,47 @@ def test_standard_input_is_read_no_further_than_the_limit():
     out = subprocess.run([sys.executable, "-m", "referee", "validate", "-"], input=b"# " + b"x" * 3_000_000, capture_output=True, timeout=60)
     assert out.returncode == 2
     assert b"error[input.too-large]: standard input: more than the limit of 2,097,152 bytes" in out.stdout
+
+
+LONG = "x" * 300  # longer than a file name may be
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("validate", f"/tmp/{LONG}.yaml"), ("rules", LONG), ("play", "--ruleset", LONG), ("validate", str(FIXTURES / "formats-log.yaml"), "--ruleset", LONG)],
+    ids=["file", "rules", "play", "ruleset-option"],
+)
+def test_a_name_too_long_for_the_file_system_is_a_clean_error(args):
+    out = referee(*args)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr and "internal.error" not in out.stdout
+    assert "error[" in out.stdout
+
+
+def test_a_ruleset_name_too_long_in_a_log_is_an_unknown_ruleset(tmp_path):
+    log = tmp_path / "log.yaml"
+    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("ruleset: base", f"ruleset: {LONG}"))
+    out = referee("validate", str(log))
+    assert out.returncode == 2 and "error[ruleset.unknown]" in out.stdout
+
+
+def test_a_folder_is_searched_whole_and_nothing_is_skipped_in_silence(tmp_path):
+    (tmp_path / "GAME.YAML").write_text((FIXTURES / "formats-log.yaml").read_text())  # upper case counts
+    (tmp_path / "dangling.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    os.mkfifo(tmp_path / "pipe.yml")
+    (tmp_path / "again").symlink_to(tmp_path)  # a loop of links: searched once, no hang
+    out = referee("validate", str(tmp_path))
+    lines = out.stdout.splitlines()
+    assert out.returncode == 2
+    assert lines == [
+        f"{tmp_path / 'GAME.YAML'}: valid so far, game in progress (11 moves); next: round 2, governor Ben: Ben chooses a role (settler, mayor, builder, craftsman, trader or captain)",
+        f"{tmp_path / 'dangling.yaml'}: error[input.not-found]: no such file",
+        f"{tmp_path / 'pipe.yml'}: error[input.unreadable]: not a regular file (a device, pipe or socket): referee reads files, or standard input as '-'",
+    ]
+
+
+def test_a_folder_without_logs_is_an_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing to check")
+    out = referee("validate", str(tmp_path))
+    assert out.returncode == 2
+    assert out.stdout.strip() == f"{tmp_path}: error[input.no-logs]: no game logs found in {tmp_path} (files ending in .yaml or .yml)"

@@ -41,10 +41,17 @@ def ruleset_path(name: str, relative_to: Path | None = None) -> Path:
     return path
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, a loop of links: no ruleset there
+        return False
+
+
 def load_ruleset(name: str, relative_to: Path | None = None) -> Rules:
     """Load a ruleset by bundled name or path; InputError (exit 2) if it cannot be used."""
     path = ruleset_path(str(name), relative_to)
-    if not path.is_file():
+    if not _is_file(path):
         known = ", ".join(bundled_rulesets())
         raise InputError([Diagnostic("ruleset.unknown", f"unknown ruleset '{name}': not a bundled ruleset ({known}) nor a file", None, READ_ERROR)])
     return _load(str(path.resolve()))
@@ -171,7 +178,7 @@ def _layers(path: Path, chain: tuple[str, ...]) -> list[YNode]:
         names = [parents_node] if parents_node.is_scalar else list(parents_node.value)
         for node in names:
             parent = ruleset_path(node.text(), path.parent)
-            if not parent.is_file():
+            if not _is_file(parent):
                 raise InputError([Diagnostic("ruleset.invalid", f"extends unknown ruleset '{node.text()}'", node.location, READ_ERROR)])
             for layer in _layers(parent, (*chain, key)):
                 if layer.file not in seen:
