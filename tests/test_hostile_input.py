@@ -141,3 +141,37 @@ def test_a_folder_without_logs_is_an_error(tmp_path):
     out = referee("validate", str(tmp_path))
     assert out.returncode == 2
     assert out.stdout.strip() == f"{tmp_path}: error[input.no-logs]: no game logs found in {tmp_path} (files ending in .yaml or .yml)"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("extends: {a: b}\n", "`extends` is a ruleset name or a list of names"),
+        ("extends: [[base]]\n", "`extends` is a ruleset name or a list of names"),
+        ("extends: [" + ", ".join(["base"] * 10_000) + "]\n", "`extends` lists 10000 rulesets; at most 32"),
+    ],
+    ids=["mapping", "nested-list", "ten-thousand"],
+)
+def test_a_malformed_extends_is_a_plain_error(tmp_path, text, says):
+    ruleset = tmp_path / "mine.yaml"
+    ruleset.write_text(text)
+    out = referee("rules", str(ruleset))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert f"error[ruleset.invalid]: {says}" in out.stdout
+    assert "[[" not in out.stdout.split("error[")[1]  # no Python repr
+
+
+def test_extends_is_resolved_once_per_file_and_within_limits(tmp_path):
+    """A diamond 20 levels deep (each level extends both files of the next) used to take for
+    ever; each file's layers are found once. A chain of 1,200 is refused past 32 levels."""
+    for i in range(20):
+        text = f"extends: [d{i + 1}.yaml, e{i + 1}.yaml]\n" if i < 19 else "extends: base\n"
+        (tmp_path / f"d{i}.yaml").write_text(text)
+        (tmp_path / f"e{i}.yaml").write_text(text)
+    start = time.perf_counter()
+    out = referee("rules", str(tmp_path / "d0.yaml"), "--format", "json")
+    assert out.returncode == 0 and time.perf_counter() - start < 20
+    for i in range(1200):
+        (tmp_path / f"c{i}.yaml").write_text(f"extends: c{i + 1}.yaml\n" if i < 1199 else "extends: base\n")
+    out = referee("rules", str(tmp_path / "c0.yaml"))
+    assert out.returncode == 2 and "`extends` goes more than 32 rulesets deep" in out.stdout

@@ -76,7 +76,7 @@ def ruleset_of(root: YNode, override: str | None, base_dir: Path | None) -> Rule
 
 @lru_cache(maxsize=16)
 def _load(path: str) -> Rules:
-    layers = _layers(Path(path), ())
+    layers = _layers(Path(path))
     key = _cache_key(layers)
     cached = _cache_read(key)
     if cached is not None:
@@ -165,27 +165,61 @@ def _read(path: Path) -> YNode:
     return root
 
 
-def _layers(path: Path, chain: tuple[str, ...]) -> list[YNode]:
-    """The files to merge for `path`, ancestors first, each once."""
+MAX_DEPTH = 32  # rulesets extending rulesets, deepest
+MAX_LAYERS = 64  # distinct ruleset files in one ruleset
+MAX_PARENTS = 32  # names in one `extends` list
+
+
+def _invalid(message: str, where: YNode | None = None) -> InputError:
+    return InputError([Diagnostic("ruleset.invalid", message, where.location if where is not None else None, READ_ERROR)])
+
+
+def _layers(path: Path, chain: tuple[str, ...] = (), memo: dict[str, list[YNode]] | None = None) -> list[YNode]:
+    """The files to merge for `path`, ancestors first, each once; each file's layers found once
+    (`memo`: a diamond of `extends` costs no more than a chain), within the limits above."""
+    memo = {} if memo is None else memo
     key = str(path.resolve())
+    if key in memo:
+        return memo[key]
     if key in chain:
-        raise InputError([Diagnostic("ruleset.invalid", f"ruleset {path.name} extends itself (through {' -> '.join(Path(c).name for c in chain)})", None, READ_ERROR)])
+        raise _invalid(f"ruleset {path.name} extends itself (through {' -> '.join(Path(c).name for c in chain)})")
+    if len(chain) >= MAX_DEPTH:
+        raise _invalid(f"ruleset {path.name}: `extends` goes more than {MAX_DEPTH} rulesets deep")
     root = _read(path)
-    parents_node = root.value.get("extends")
     out: list[YNode] = []
     seen: set[str] = set()
-    if parents_node is not None and parents_node.value is not None:
-        names = [parents_node] if parents_node.is_scalar else list(parents_node.value)
-        for node in names:
-            parent = ruleset_path(node.text(), path.parent)
-            if not _is_file(parent):
-                raise InputError([Diagnostic("ruleset.invalid", f"extends unknown ruleset '{node.text()}'", node.location, READ_ERROR)])
-            for layer in _layers(parent, (*chain, key)):
-                if layer.file not in seen:
-                    seen.add(layer.file)
-                    out.append(layer)
+    for node in _parents(root.value.get("extends")):
+        parent = ruleset_path(node.text(), path.parent)
+        if not _is_file(parent):
+            raise _invalid(f"extends unknown ruleset '{node.text()}'", node)
+        for layer in _layers(parent, (*chain, key), memo):
+            if layer.file not in seen:
+                seen.add(layer.file)
+                out.append(layer)
     out.append(root)
+    if len(out) > MAX_LAYERS:
+        raise _invalid(f"ruleset {path.name} is made of more than {MAX_LAYERS} ruleset files")
+    memo[key] = out
     return out
+
+
+def _parents(node: YNode | None) -> list[YNode]:
+    """The names of `extends`: one name, or a list of names."""
+    if node is None or node.value is None:
+        return []
+    form = "`extends` is a ruleset name or a list of names, e.g. `extends: base` or `extends: [base, changes.yaml]`"
+    if node.is_scalar:
+        if isinstance(node.value, bool):
+            raise _invalid(form, node)
+        return [node]
+    if not isinstance(node.value, list):
+        raise _invalid(form, node)
+    if len(node.value) > MAX_PARENTS:
+        raise _invalid(f"`extends` lists {len(node.value)} rulesets; at most {MAX_PARENTS}", node)
+    for item in node.value:
+        if not item.is_scalar or isinstance(item.value, bool) or item.value is None:
+            raise _invalid(form, item)
+    return list(node.value)
 
 
 def _merge(base: YNode, over: YNode) -> YNode:
