@@ -8,10 +8,12 @@ replaced. A renamed item keeps its old names as aliases, so a log in base names 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
-import pickle
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.records.source import Unreadable, YNode, read_document, read_yaml
 from referee.resources import data_dir
-from referee.rulesets.compiled import Spec, compile_model
+from referee.rulesets.compiled import Spec, compile_model, decode, encode
 from referee.rulesets.rules import Rules
 
 _ID_LISTS = ("goods", "roles", "buildings")
@@ -80,7 +82,10 @@ def _load(path: str) -> Rules:
     key = _cache_key(layers)
     cached = _cache_read(key)
     if cached is not None:
-        return Rules(cached)
+        try:
+            return Rules(cached)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            pass  # a damaged entry (a part missing): rebuilt and replaced below
     model = compile_model(_validate(layers, path))
     _cache_write(key, model)
     return Rules(model)
@@ -123,29 +128,46 @@ def _cache_key(layers: list[YNode]) -> str:
     return digest.hexdigest()[:40]
 
 
+CACHE_FORMAT = 1  # the layout of an entry: a change makes every older entry unread (and rebuilt)
+
+
 def _cache_read(key: str) -> Spec | None:
+    """The compiled ruleset stored under `key`, or None: an entry is data (JSON, never code), and
+    one of another format, stored under another key, unreadable or damaged is not used (it is
+    rebuilt and replaced)."""
     directory = _cache_dir()
     if directory is None:
         return None
     try:
-        with open(directory / f"ruleset-{key}.pickle", "rb") as fh:
-            model = pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        entry = json.loads(read_document(directory / f"ruleset-{key}.json"))
+        if not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT or entry.get("key") != key:
+            return None
+        model = decode(entry["ruleset"])
+    except (OSError, Unreadable, ValueError, KeyError, TypeError, RecursionError):
         return None
     return model if isinstance(model, Spec) else None
 
 
 def _cache_write(key: str, model: Spec) -> None:
+    """Store a compiled ruleset under `key`, atomically (a reader sees the old entry or the new
+    one); a cache that cannot be written is simply not used, and leaves nothing behind."""
     directory = _cache_dir()
     if directory is None:
         return
+    tmp: str | None = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f".ruleset-{key}.{os.getpid()}.tmp"
-        tmp.write_bytes(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, directory / f"ruleset-{key}.pickle")
+        fd, tmp = tempfile.mkstemp(prefix=".ruleset-", suffix=".tmp", dir=directory)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"format": CACHE_FORMAT, "key": key, "ruleset": encode(model)}, fh)
+        os.replace(tmp, directory / f"ruleset-{key}.json")
+        tmp = None
     except OSError:
         pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 _BYTES: dict[str, bytes] = {}  # the bytes of each layer read, for the cache key

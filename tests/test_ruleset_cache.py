@@ -1,0 +1,104 @@
+"""The ruleset cache cannot run code or lie (issue 14.6): entries are JSON data checked against
+their own key and format; a bad entry is ignored, rebuilt and replaced; nothing is left behind.
+
+Each test runs `referee` with its own cache folder and checks a game whose scores are known."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.rulesets.compiled import decode, encode
+from referee.rulesets.load import load_ruleset
+from tests.conftest import FIXTURES
+
+GAME = FIXTURES / "game-3p.yaml"
+
+
+def score(cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "referee", "score", str(GAME), "--format", "json"], capture_output=True, text=True, timeout=60, env=env)
+
+
+def totals(out: subprocess.CompletedProcess[str]) -> dict[str, int]:
+    assert out.returncode == 0, out.stdout + out.stderr
+    return {s["player"]: s["total"] for s in json.loads(out.stdout)["scores"]}
+
+
+@pytest.fixture
+def cached(tmp_path: Path) -> tuple[Path, Path, dict[str, int]]:
+    """A cache folder with the base ruleset's entry, its path, and the game's right totals."""
+    cache = tmp_path / "cache"
+    right = totals(score(cache))
+    (entry,) = cache.iterdir()
+    return cache, entry, right
+
+
+def test_an_entry_is_data_that_reads_back_the_same():
+    rules = load_ruleset("expansion-1")
+    assert decode(json.loads(json.dumps(encode(rules.model)))) == rules.model
+
+
+def test_a_second_run_reads_the_entry(cached):
+    cache, entry, right = cached
+    assert entry.name.startswith("ruleset-") and entry.suffix == ".json"
+    assert json.loads(entry.read_text())["format"] == 1
+    assert totals(score(cache)) == right
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda e: e.write_bytes(os.urandom(5000)),  # garbage
+        lambda e: e.write_text(json.dumps({**json.loads(e.read_text()), "format": 99})),  # another format
+        lambda e: e.write_text(json.dumps({**json.loads(e.read_text()), "key": "0" * 40})),  # another key
+        lambda e: e.write_text(e.read_text().replace('"buildings"', '"buildingz"', 1)),  # a part missing
+        lambda e: e.write_text("[" * 100_000 + "]" * 100_000),  # nested beyond recursion
+    ],
+    ids=["garbage", "format", "key", "missing-part", "deep"],
+)
+def test_a_bad_entry_is_ignored_rebuilt_and_replaced(cached, damage):
+    cache, entry, right = cached
+    damage(entry)
+    assert totals(score(cache)) == right
+    assert json.loads(entry.read_text())["format"] == 1  # replaced
+    assert totals(score(cache)) == right
+
+
+def test_an_entry_of_another_ruleset_copied_under_the_key_is_not_used(cached, tmp_path):
+    cache, entry, right = cached
+    other = tmp_path / "other"
+    log = tmp_path / "g.yaml"
+    log.write_text(GAME.read_text().replace("ruleset: base", "ruleset: 1897", 1))
+    env = {**os.environ, "REFEREE_CACHE_DIR": str(other)}
+    subprocess.run([sys.executable, "-m", "referee", "validate", str(log)], capture_output=True, timeout=60, env=env)
+    (foreign,) = other.iterdir()
+    entry.write_bytes(foreign.read_bytes())  # the 1897 ruleset under the base ruleset's name
+    assert totals(score(cache)) == right
+
+
+def test_a_pickle_in_the_cache_is_never_loaded(cached):
+    cache, entry, right = cached
+    planted = cache / "planted"
+    payload = f"cos\nsystem\n(S'touch {planted}'\ntR.".encode()  # a pickle that runs a command
+    entry.with_suffix(".pickle").write_bytes(payload)
+    entry.unlink()
+    assert totals(score(cache)) == right
+    assert not planted.exists()
+
+
+def test_a_folder_or_a_pipe_in_place_of_an_entry_leaves_nothing_behind(cached):
+    cache, entry, right = cached
+    entry.unlink()
+    entry.mkdir()
+    assert totals(score(cache)) == right
+    assert totals(score(cache)) == right
+    assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]
+    entry.rmdir()
+    os.mkfifo(entry)  # reading it would wait for ever
+    assert totals(score(cache)) == right
