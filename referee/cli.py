@@ -6,12 +6,14 @@ that need them, so `referee --help` loads neither.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -62,6 +64,7 @@ def validate(
     with _progress(len(paths), show_progress) as tick:
         for code, text in check_all(paths, ruleset, provisional, json, jobs, tick):
             counts[code] += 1
+            _done(code)
             print(text, flush=show_progress)
     sys.stdout.flush()
     if summary or (summary is None and len(paths) > 1 and sys.stderr.isatty()):
@@ -116,6 +119,7 @@ def score(
             report = check_log(item.data, item.name, ruleset, True, item.base)
     except Exception as exc:  # a bug in referee: reported, never a traceback
         report = LogReport(item.name, errors=[internal_error(item.name, exc)])
+    _done(report.exit_code)
     if format is Format.json:
         print(render.report_json(report))
     elif report.errors or report.scores is None:
@@ -212,13 +216,64 @@ def play(
     text = to_log(play_game(rules, players, seed), ruleset)
     if output is None:
         sys.stdout.write(text)
-    else:
+        return
+    try:
         output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(printable(f"{output}: error[output.unwritable]: cannot write the log: {exc.strerror or exc}"))
+        raise typer.Exit(2) from None
+
+
+class _Done:
+    """The exit code of the work done so far: what a broken pipe ends the process with."""
+
+    code = 0
+
+
+def _done(code: int) -> None:
+    _Done.code = max(_Done.code, code)
+
+
+class _Output:
+    """Standard output that ends the process cleanly when it cannot be written: a reader that
+    stopped reading (`| head -1`) ends it quietly with the exit code of the work done so far; a
+    write error (a full disk) with one line on stderr and exit code 2. Never a traceback."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._inner.write(text))
+        except OSError as exc:
+            self._failed(exc)
+
+    def flush(self) -> None:
+        try:
+            self._inner.flush()
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: OSError) -> NoReturn:
+        with contextlib.suppress(OSError, ValueError):  # later flushes (at exit) go nowhere
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._inner.fileno())
+        if isinstance(exc, BrokenPipeError):
+            raise SystemExit(_Done.code)
+        sys.stderr.write(f"referee: cannot write the output: {exc.strerror or exc}\n")
+        raise SystemExit(2)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
 
 def main() -> None:
     """Entry point of the `referee` console script."""
-    app()
+    sys.stdout = _Output(sys.stdout)
+    try:
+        app()
+    finally:
+        sys.stdout.flush()
 
 
 
@@ -251,6 +306,7 @@ def ship(
     item = read_input(file)
     try:
         output, code = ship_report(item.data, item.name, item.base, item.error, for_, ruleset, format is Format.json, every, limit)
+        _done(code)
         for piece in output:
             sys.stdout.write(piece)
             if every:  # the outcome list is written as it is found

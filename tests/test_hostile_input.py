@@ -175,3 +175,27 @@ def test_extends_is_resolved_once_per_file_and_within_limits(tmp_path):
         (tmp_path / f"c{i}.yaml").write_text(f"extends: c{i + 1}.yaml\n" if i < 1199 else "extends: base\n")
     out = referee("rules", str(tmp_path / "c0.yaml"))
     assert out.returncode == 2 and "`extends` goes more than 32 rulesets deep" in out.stdout
+
+
+def test_a_reader_that_stops_reading_ends_the_run_quietly_with_the_work_done():
+    """`referee validate ... | head -1`: no traceback, and exit 0 when what was checked is valid."""
+    logs = [str(p) for p in sorted(FIXTURES.glob("game-*.yaml"))] * 20
+    shell = subprocess.run(
+        f"{sys.executable} -m referee validate {' '.join(logs)} | head -1; exit ${{PIPESTATUS[0]}}", shell=True, executable="/bin/bash", capture_output=True, text=True, timeout=120
+    )
+    assert shell.returncode == 0, shell.stderr
+    assert shell.stdout.count("\n") == 1 and shell.stderr == ""
+
+
+def test_a_full_disk_is_a_clean_error():
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, "-m", "referee", "validate", str(FIXTURES / "game-3p.yaml")], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.strip() == "referee: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize("target", ["/nonexistent/folder/game.yaml", "/tmp"], ids=["no-folder", "a-folder"])
+def test_play_to_a_place_that_cannot_be_written_is_a_clean_error(target):
+    out = referee("play", "-o", target)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert f"{target}: error[output.unwritable]: cannot write the log:" in out.stdout
