@@ -117,30 +117,17 @@ def check(item: Input, ruleset: str | None, provisional: bool, json: bool) -> tu
     return report.exit_code, render.report_json(report) if json else render.report_text(report)
 
 
-def _work(args: tuple[Input, str | None, bool, bool]) -> tuple[int, str]:
-    return check(*args)
-
-
 def check_all(
     paths: list[str | Input], ruleset: str | None, provisional: bool, json: bool, jobs: int = 1, tick: Callable[[], None] | None = None
 ) -> Iterator[tuple[int, str]]:
-    """Check every log in order; with `jobs` > 1, in that many processes."""
+    """Check every log in order; with `jobs` > 1, in that many processes (`referee.workers`)."""
     items = [read_input(p) if p == "-" else p for p in paths]
+    if jobs > 1 and len(items) > 1:
+        from referee.workers import check_parallel
 
-    def load(x: Input | str) -> Input:
-        return x if isinstance(x, Input) else read_input(x)
-
-    if jobs <= 1 or len(items) < 2:
-        for x in items:
-            yield check(load(x), ruleset, provisional, json)
-            if tick:
-                tick()
+        yield from check_parallel(items, ruleset, provisional, json, jobs, tick)
         return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        args = ((load(x), ruleset, provisional, json) for x in items)
-        for result in pool.map(_work, args, chunksize=max(1, min(32, len(items) // (jobs * 8) or 1))):
-            yield result
-            if tick:
-                tick()
+    for x in items:
+        yield check(x if isinstance(x, Input) else read_input(x), ruleset, provisional, json)
+        if tick:
+            tick()

@@ -1,0 +1,131 @@
+"""Checking many logs in worker processes (`referee validate --jobs N`) that cannot take the run
+down with them.
+
+- Workers read their own files: the parent sends paths, never file contents, and keeps only a
+  bounded window of files in flight, so memory does not grow with the archive.
+- Results come back in input order.
+- A worker that dies (killed, out of memory) costs only the file it was checking: the files in
+  flight when it died are checked again, each alone in a fresh worker, and the one that kills
+  its worker again is reported as `internal.worker-died`. The rest of the run goes on.
+- Workers die with the parent (Linux: the kernel's parent-death signal), and SIGTERM or SIGHUP
+  to the parent stops them before it exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from types import FrameType
+from typing import Any
+
+from referee.batch import Input, check, read_input
+from referee.diagnostics import READ_ERROR, Diagnostic, Location
+
+Result = tuple[int, str]
+
+
+def check_parallel(items: list[str | Input], ruleset: str | None, provisional: bool, json: bool, jobs: int, tick: Callable[[], None] | None) -> Iterator[Result]:
+    """(exit code, rendered output) of each item, in order, checked in `jobs` processes."""
+    results: dict[int, Result] = {}
+    todo = deque(i for i, item in enumerate(items) if isinstance(item, str))
+    for i, item in enumerate(items):
+        if isinstance(item, Input):  # already read (standard input, or a problem found while listing)
+            results[i] = check(item, ruleset, provisional, json)
+    window = max(2, 4 * jobs)
+    written = 0
+    with _stopping_on_signals() as pools:
+        while written < len(items):
+            pool = _pool(jobs)
+            pools.append(pool)
+            flying: dict[int, Future[Result]] = {}
+            broken = False
+            try:
+                while (todo or flying) and not broken:
+                    while todo and len(flying) < window:
+                        i = todo.popleft()
+                        flying[i] = pool.submit(_check_path, items[i], ruleset, provisional, json)  # type: ignore[arg-type]
+                    wait(flying.values(), return_when=FIRST_COMPLETED)
+                    for i, future in list(flying.items()):
+                        if future.done():
+                            try:
+                                results[i] = future.result()
+                            except BrokenProcessPool:
+                                broken = True
+                                continue
+                            del flying[i]
+                    while written in results:
+                        yield results.pop(written)
+                        written += 1
+                        if tick:
+                            tick()
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
+                pools.remove(pool)
+            for i in sorted(flying):  # in flight when a worker died: each alone, in a fresh worker
+                results[i] = _alone(items[i], ruleset, provisional, json, pools)  # type: ignore[arg-type]
+            while written in results:
+                yield results.pop(written)
+                written += 1
+                if tick:
+                    tick()
+
+
+def _alone(path: str, ruleset: str | None, provisional: bool, json: bool, pools: list[ProcessPoolExecutor]) -> Result:
+    pool = _pool(1)
+    pools.append(pool)
+    try:
+        return pool.submit(_check_path, path, ruleset, provisional, json).result()
+    except BrokenProcessPool:
+        message = "the worker process checking this file died (killed, or out of memory); the file was not checked"
+        return check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, json)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        pools.remove(pool)
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent)
+
+
+def _check_path(path: str, ruleset: str | None, provisional: bool, json: bool) -> Result:
+    """In a worker: read the file and check it."""
+    return check(read_input(path), ruleset, provisional, json)
+
+
+def _die_with_parent() -> None:
+    """In a worker: ask the kernel to end this process when its parent ends (Linux)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _stopping_on_signals() -> Iterator[list[ProcessPoolExecutor]]:
+    """While workers run: SIGTERM or SIGHUP stops them, then ends the parent (128 + signal)."""
+    pools: list[ProcessPoolExecutor] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        for pool in list(pools):
+            for process in list(getattr(pool, "_processes", {}).values()):  # the executor's own table of its workers
+                with contextlib.suppress(OSError):
+                    process.terminate()
+        raise SystemExit(128 + signum)
+
+    old: dict[int, Any] = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            with contextlib.suppress(ValueError):  # not the main thread: leave the handlers alone
+                old[sig] = signal.signal(sig, stop)
+    try:
+        yield pools
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
