@@ -29,50 +29,55 @@ from referee.diagnostics import READ_ERROR, Diagnostic, Location
 Result = tuple[int, str]
 
 
+CHUNK = 8  # files a task: fewer round trips between the parent and the workers
+
+
 def check_parallel(items: list[str | Input], ruleset: str | None, provisional: bool, json: bool, jobs: int, tick: Callable[[], None] | None) -> Iterator[Result]:
     """(exit code, rendered output) of each item, in order, checked in `jobs` processes."""
     results: dict[int, Result] = {}
-    todo = deque(i for i, item in enumerate(items) if isinstance(item, str))
+    paths = [i for i, item in enumerate(items) if isinstance(item, str)]
+    todo = deque(tuple(paths[at : at + CHUNK]) for at in range(0, len(paths), CHUNK))
     for i, item in enumerate(items):
         if isinstance(item, Input):  # already read (standard input, or a problem found while listing)
             results[i] = check(item, ruleset, provisional, json)
-    window = max(2, 4 * jobs)
+    window = 2 * jobs  # tasks in flight
     written = 0
+
+    def ready() -> Iterator[Result]:
+        nonlocal written
+        while written in results:
+            yield results.pop(written)
+            written += 1
+            if tick:
+                tick()
+
     with _stopping_on_signals() as pools:
         while written < len(items):
             pool = _pool(jobs)
             pools.append(pool)
-            flying: dict[int, Future[Result]] = {}
+            flying: dict[tuple[int, ...], Future[list[Result]]] = {}
             broken = False
             try:
                 while (todo or flying) and not broken:
                     while todo and len(flying) < window:
-                        i = todo.popleft()
-                        flying[i] = pool.submit(_check_path, items[i], ruleset, provisional, json)  # type: ignore[arg-type]
+                        chunk = todo.popleft()
+                        flying[chunk] = pool.submit(_check_paths, [items[i] for i in chunk], ruleset, provisional, json)  # type: ignore[misc]
                     wait(flying.values(), return_when=FIRST_COMPLETED)
-                    for i, future in list(flying.items()):
+                    for chunk, future in list(flying.items()):
                         if future.done():
                             try:
-                                results[i] = future.result()
+                                results.update(zip(chunk, future.result(), strict=True))
                             except BrokenProcessPool:
                                 broken = True
                                 continue
-                            del flying[i]
-                    while written in results:
-                        yield results.pop(written)
-                        written += 1
-                        if tick:
-                            tick()
+                            del flying[chunk]
+                    yield from ready()
             finally:
                 pool.shutdown(wait=False, cancel_futures=True)
                 pools.remove(pool)
-            for i in sorted(flying):  # in flight when a worker died: each alone, in a fresh worker
+            for i in sorted(i for chunk in flying for i in chunk):  # in flight when a worker died: each alone, in a fresh worker
                 results[i] = _alone(items[i], ruleset, provisional, json, pools)  # type: ignore[arg-type]
-            while written in results:
-                yield results.pop(written)
-                written += 1
-                if tick:
-                    tick()
+            yield from ready()
 
 
 def _alone(path: str, ruleset: str | None, provisional: bool, json: bool, pools: list[ProcessPoolExecutor]) -> Result:
@@ -95,6 +100,11 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
 def _check_path(path: str, ruleset: str | None, provisional: bool, json: bool) -> Result:
     """In a worker: read the file and check it."""
     return check(read_input(path), ruleset, provisional, json)
+
+
+def _check_paths(paths: list[str], ruleset: str | None, provisional: bool, json: bool) -> list[Result]:
+    """In a worker: `_check_path` for each of a few files."""
+    return [_check_path(path, ruleset, provisional, json) for path in paths]
 
 
 def _die_with_parent() -> None:
