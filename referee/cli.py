@@ -23,7 +23,7 @@ app = typer.Typer(
     name="referee",
     help="Rules referee and score tool for the board game Puerto Rico: validate game logs, score games and score sheets, calculate captain phases.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",  # docstring paragraphs reflow to the terminal's width
 )
@@ -34,6 +34,21 @@ class Format(str, Enum):
 
     text = "text"
     json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        from referee import __version__
+
+        print(f"referee {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", help="Print referee's version and exit.", callback=_version, is_eager=True)] = False,
+) -> None:
+    """Rules referee and score tool for the board game Puerto Rico."""
 
 
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output: text for people, json (one object per file per line) for programs.")]

@@ -232,3 +232,15 @@ def test_json_output_carries_no_raw_line_separator(tmp_path):
         assert out.returncode == 0, out.stdout + out.stderr
         assert "\u2028" not in out.stdout and "Anna\\u2028B" in out.stdout
     assert json.loads(run("ship", str(position), "--format", "json").stdout)["expected"]["moves"] == ["Anna\u2028B: 2 corn on 4"]
+
+
+def test_version_is_the_package_version():
+    from importlib.metadata import version
+
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"referee {version('referee')}"
+
+
+def test_shell_completion_is_offered():
+    out = run("--show-completion", "bash")
+    assert out.returncode == 0 and "REFEREE_COMPLETE=complete_bash" in out.stdout and "complete -o default -F" in out.stdout
