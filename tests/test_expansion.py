@@ -1004,3 +1004,23 @@ def test_guild_hall_ignores_the_new_buildings():
         {"guild-hall": 1, "aqueduct": 0, "specialty-factory": 0, "forest-house": 0, "cloister": 0, "small-indigo-plant": 0, "indigo-plant": 0},
     )
     assert s.bonus_by_building == {"Guild Hall": 1 + 2}  # small indigo plant 1, indigo plant 2; the four new buildings 0
+
+
+def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
+    """Validation accepts a sale to one's own trading post once the house is full: the legal
+    moves (random play, the 'legal here' of diagnostics) list it too (issue 18.2)."""
+    from referee.engine import legal
+    from referee.records.moves import Sell
+
+    game = replayed(log(TRADING_POST.split("# round 3")[0], buildings=swap(("aqueduct", "small market"))))
+    anna, ben, cleo = 0, 1, 2
+    game.choose_role(cleo, "trader")
+    game.trading_house = ["indigo", "sugar", "tobacco"]  # from earlier rounds
+    game.play(cleo, Sell(good="corn"))  # the fourth barrel: the house is full
+    assert game.trading_house == ["indigo", "sugar", "tobacco", "corn"]
+    assert anna not in legal.to_move(game) and legal.to_move(game) == [ben]  # Anna has no trading post; Ben has one, and indigo
+    texts = [m.text(game.rules) for m in legal.moves(game, ben)]
+    assert "trading post indigo" in texts and "indigo" not in texts
+    before = game.boards[ben].goods["indigo"]
+    game.play(ben, next(m for m in legal.moves(game, ben) if m.text(game.rules) == "trading post indigo"))
+    assert game.boards[ben].goods["indigo"] == before - 1  # one barrel sold to his own post

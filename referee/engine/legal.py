@@ -39,9 +39,10 @@ def to_move(game: Game) -> list[int]:
     if isinstance(phase, Craftsman):
         return [phase.chooser] if not phase.extra_done and phase.choices() else []
     if isinstance(phase, TurnPhase):
-        if phase.closed():
-            return []
-        return list(dict.fromkeys(phase.order[phase.pos :]))
+        rest = list(dict.fromkeys(phase.order[phase.pos :]))
+        if phase.closed():  # a full trading house: only a sale to one's own trading post is left
+            return [p for p in rest if phase.moves_when_closed(p)]
+        return rest
     return []
 
 

@@ -107,6 +107,10 @@ class TurnPhase(Phase):
         """A move still allowed once the phase is closed (a sale to one's own trading post)."""
         return False
 
+    def moves_when_closed(self, p: int) -> bool:
+        """May player `p` still make such a move (`open_when_closed`) now that the phase is closed?"""
+        return False
+
     def closed_reason(self) -> str:
         return f"{self.title} is over"
 

@@ -25,6 +25,10 @@ class Trader(TurnPhase):
     def open_when_closed(self, p: int, move: AnyMove) -> bool:
         return isinstance(move, Sell) and move.own_post
 
+    def moves_when_closed(self, p: int) -> bool:
+        b = self.board(p)
+        return b.barrels() > 0 and b.has(self.rules, "trade.own-post")
+
     def income(self, p: int, good: str, markets: bool = True) -> tuple[int, str]:
         """What selling `good` brings player `p`: price, privilege, market bonuses."""
         rules, b = self.rules, self.board(p)
