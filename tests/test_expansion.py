@@ -1024,3 +1024,18 @@ def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
     before = game.boards[ben].goods["indigo"]
     game.play(ben, next(m for m in legal.moves(game, ben) if m.text(game.rules) == "trading post indigo"))
     assert game.boards[ben].goods["indigo"] == before - 1  # one barrel sold to his own post
+
+
+def test_a_guest_moves_on_its_own_in_a_captain_phase():
+    """Issue 18.1: a guest may move at any time outside the mayor phase, also in a captain phase,
+    where moves are loads only: written where it happens, it is a move of its own."""
+    text = log(GUESTS + "- captain: Ben\n  moves:\n    - Anna: guest quarry\n")
+    assert_valid(check(text))
+    assert board(replayed(text), "Anna").manned == {"indigo": 1, "quarry": 1}
+
+
+def test_a_guest_move_in_a_captain_phase_still_follows_the_guest_rules():
+    text = log(GUESTS + "- captain: Ben\n  moves:\n    - Anna: guest sugar\n")  # she has no sugar plantation
+    assert_error(check(text), "guest.place", line_of(text, "- Anna: guest sugar"))
+    text = log(GUESTS + "- captain: Ben\n  moves:\n    - Anna: pass\n")  # a pass is still no captain's move
+    assert_error(check(text), "captain.no-pass", line_of(text, "- Anna: pass"))

@@ -13,7 +13,7 @@ from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
 from referee.engine.text import count, listing, power_names
-from referee.records.moves import AnyMove, Keep
+from referee.records.moves import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
 
 
@@ -192,6 +192,10 @@ class Game:
             raise RuleViolation("phase.none", "no phase is being played: a role must be chosen first")  # pragma: no cover
         for place in guests:
             self.move_guest(p, place)
+        if guests:
+            self.phase.buildings_changed(p)
+            if isinstance(move, Pass) and self.phase.lone_guests_allowed():
+                return  # a guest move of its own, outside the turn order (the captain phase)
         self.phase.play(p, move)
 
     def move_guest(self, p: int, place: str) -> None:

@@ -51,6 +51,14 @@ class Phase:
     def start(self) -> None:
         """The chooser's privilege and anything that happens before the first move."""
 
+    def buildings_changed(self, p: int) -> None:
+        """Player `p`'s occupied buildings changed during the phase (a guest moved)."""
+
+    def lone_guests_allowed(self) -> bool:
+        """Is a guest move alone a move of its own here, outside the turn order? (Elsewhere it
+        is the player's turn, with nothing else done.)"""
+        return False
+
     def play(self, p: int, move: AnyMove) -> None:
         """One move from the log."""
         raise NotImplementedError

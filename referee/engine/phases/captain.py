@@ -279,7 +279,17 @@ class Captain(Phase):
         self.shippers = [shipper(self.board(p), self.rules, p == self.chooser) for p in range(self.g.n)]
         self.on_start()
 
+    def buildings_changed(self, p: int) -> None:
+        """A guest moved onto a wharf, a harbor, a storehouse ...: it works from now on."""
+        self.shippers[p] = shipper(self.board(p), self.rules, p == self.chooser)
+
+    def lone_guests_allowed(self) -> bool:
+        """The captain phase lists loads only, but a guest may move at any time outside the
+        mayor phase (rules-data.md, Guest House): written where it happens, it takes no turn."""
+        return True
+
     def copy_state(self) -> None:
+        self.shippers = list(self.shippers)
         self.wharf_used = set(self.wharf_used)
         self.small_wharf_used = set(self.small_wharf_used)
         self.loaded = set(self.loaded)
