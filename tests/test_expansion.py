@@ -1039,3 +1039,37 @@ def test_a_guest_move_in_a_captain_phase_still_follows_the_guest_rules():
     assert_error(check(text), "guest.place", line_of(text, "- Anna: guest sugar"))
     text = log(GUESTS + "- captain: Ben\n  moves:\n    - Anna: pass\n")  # a pass is still no captain's move
     assert_error(check(text), "captain.no-pass", line_of(text, "- Anna: pass"))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_move_the_engine_accepts_is_among_the_legal_moves(monkeypatch, seed):
+    """Issue 18.2's property, over random expansion-1 games with every building: at each step of
+    a settler, craftsman or trader phase, any player's move that the engine accepts (a pass
+    aside) is listed by the legal moves, and that player among those to move."""
+    from referee.engine import legal
+    from referee.engine.game import Game
+    from referee.play import play
+
+    real = Game.play
+    checking = [False]
+    checked = [0]
+
+    def play_checked(self: Game, p: int, move, guests=()):  # type: ignore[no-untyped-def]
+        phase = self.phase
+        if not checking[0] and phase is not None and phase.role in ("settler", "craftsman", "trader"):
+            checking[0] = True
+            try:
+                movers = legal.to_move(self)
+                for q in range(self.n):
+                    listed = legal.moves(self, q) if q in movers else []
+                    for candidate in legal.candidates(self, q):
+                        if candidate.kind != "pass" and legal.accepts(self, q, candidate):  # a pass is implied by any later move
+                            checked[0] += 1
+                            assert q in movers and candidate in listed, (phase.role, q, candidate)
+            finally:
+                checking[0] = False
+        return real(self, p, move, guests)
+
+    monkeypatch.setattr(Game, "play", play_checked)
+    play(load_ruleset("expansion-1"), 3, seed)
+    assert checked[0] > 50
