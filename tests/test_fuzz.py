@@ -1,12 +1,16 @@
-"""Fuzzing the log reader and the command line (bounded, in CI): whatever the bytes, referee
-answers with exit 0, 1 or 2 and positioned diagnostics, never a traceback.
+"""Fuzzing the readers (logs, sheets, shipping positions) and the command line (bounded, in CI):
+whatever the bytes, referee answers with exit 0, 1 or 2 and positioned diagnostics, never a
+traceback.
 
-Inputs that once broke something are kept in tests/fuzz/ and replayed here for ever.
+For a longer run (nightly): `REFEREE_FUZZ_SCALE=50 python -m pytest tests/test_fuzz.py` runs
+fifty times as many examples of each. Inputs that once broke something are kept in tests/fuzz/
+and replayed here for ever.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +24,9 @@ from tests.conftest import FIXTURES, ROOT
 
 SEEDS = [p.read_bytes() for p in sorted(FIXTURES.glob("*.yaml"))] + [(FIXTURES / "game-3p.yaml").read_bytes()[:3000]]
 CORPUS = sorted((ROOT / "tests" / "fuzz").glob("*"))
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SCALE = int(os.environ.get("REFEREE_FUZZ_SCALE", "1"))  # more examples for a nightly run
+FUZZ = settings(max_examples=150 * SCALE, deadline=None, derandomize=SCALE == 1, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+POSITIONS = [p.read_bytes() for p in sorted((FIXTURES / "positions").glob("*.yaml"))]
 
 
 def assert_well_behaved(data: bytes) -> None:
@@ -35,8 +41,8 @@ def assert_well_behaved(data: bytes) -> None:
 
 
 @st.composite
-def mutated(draw: st.DrawFn) -> bytes:
-    data = bytearray(draw(st.sampled_from(SEEDS)))
+def mutated(draw: st.DrawFn, seeds: list[bytes] = SEEDS) -> bytes:
+    data = bytearray(draw(st.sampled_from(seeds)))
     for _ in range(draw(st.integers(1, 4))):
         op = draw(st.sampled_from(["delete", "insert", "replace", "dup-line", "cut"]))
         at = draw(st.integers(0, max(0, len(data) - 1)))
@@ -74,7 +80,22 @@ def test_random_text_never_crashes(text):
     assert_well_behaved(text.encode("utf-8", "surrogatepass"))
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=60 * SCALE, deadline=None, derandomize=SCALE == 1)
+@given(mutated(POSITIONS))
+def test_mutated_shipping_positions_never_crash(data):
+    """Through the whole command: read, answer, render (a position is small: every answer comes
+    at once)."""
+    from referee.shipping_view import ship_report
+
+    for as_json in (False, True):
+        output, code = ship_report(data, "fuzz.yaml", as_json=as_json)
+        text = "".join(output)
+        assert code in (0, 2) and text.endswith("\n")
+        if as_json:
+            json.loads(text)
+
+
+@settings(max_examples=60 * SCALE, deadline=None, derandomize=SCALE == 1)
 @given(st.binary(max_size=300) | st.sampled_from(SEEDS))
 def test_random_sheets_never_crash(data):
     report = score_sheet(data, "fuzz.yaml", None, None)
@@ -88,7 +109,7 @@ ARGS = st.lists(
 )
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=80 * SCALE, deadline=None, derandomize=SCALE == 1)
 @given(ARGS)
 def test_random_command_lines_never_crash(args):
     result = CliRunner().invoke(app, args, input="")
