@@ -199,3 +199,27 @@ def test_play_to_a_place_that_cannot_be_written_is_a_clean_error(target):
     out = referee("play", "-o", target)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert f"{target}: error[output.unwritable]: cannot write the log:" in out.stdout
+
+
+def test_a_folder_that_cannot_be_listed_is_reported(monkeypatch, tmp_path):
+    """Permission denied on a folder (as a user other than its owner meets it; the tests run as
+    root, so the refusal is staged): reported as that folder's error, the rest still listed."""
+    from referee import batch
+
+    (tmp_path / "ok.yaml").write_text((FIXTURES / "formats-log.yaml").read_text())
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.scandir
+
+    def scandir(path):  # type: ignore[no-untyped-def]
+        if str(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    items = batch.expand([str(tmp_path)])
+    assert items[0] == str(tmp_path / "ok.yaml")
+    (problem,) = items[1:]
+    assert isinstance(problem, batch.Input) and problem.name == str(locked)
+    assert problem.error is not None and problem.error.rule == "input.unreadable"
+    assert problem.error.message == "cannot read the folder: Permission denied"
