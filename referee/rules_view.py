@@ -48,7 +48,8 @@ def power(b: Building, rules: Rules) -> str:
         "ship.small-wharf": f"once per captain phase: any {t.barrel[1]} shipped, 1 {t.vp[0]} per {{barrels_per_vp}}",
         "ship.load-doubloons": f"+{{per_load}} {t.doubloon[0]} per load; +{{captain}} as the captain",
         "ship.pairs-vp": f"+{{vp_per_pair}} {t.vp[0]} per pair of {t.barrel[1]} before the first load",
-        "privilege.double": f"every {t.privilege} counts twice",
+        "privilege.double": f"every {t.privilege} counts twice"
+        + (f" (with {' or '.join(str(n) for n in params['once_per_round'])} players: only the first of each round)" if params.get("once_per_round") else ""),
     }.get(e.id)
     if text is None:
         return e.id + (" " + json.dumps(params) if params else "")

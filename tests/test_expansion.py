@@ -24,6 +24,7 @@ import textwrap
 
 import pytest
 
+from referee.engine.game import Game
 from referee.engine.state import Board
 from referee.rulesets.load import load_ruleset
 from referee.scoring import score
@@ -1073,3 +1074,37 @@ def test_every_move_the_engine_accepts_is_among_the_legal_moves(monkeypatch, see
     monkeypatch.setattr(Game, "play", play_checked)
     play(load_ruleset("expansion-1"), 3, seed)
     assert checked[0] > 50
+
+
+# --- Library in the two-player game (rules-data.md, Library; item 50): once per round -------------
+
+
+def library_game(players: int) -> tuple[Game, int]:
+    """A game of `players` in which the first player's occupied library is their only building."""
+    rules = load_ruleset("expansion-1")
+    game = Game(rules, ["Anna", "Ben", "Cleo"][:players], ["indigo", "sugar", "corn", "coffee"][: players + 1], [ident(b) for b in SELECTION])
+    game.boards[0].buildings["library"] = 1
+    return game, rules.players(players).doubloons
+
+
+def test_in_a_two_player_game_the_library_doubles_the_first_privilege_of_each_round_only():
+    from referee.records.moves import Pass
+
+    game, start = library_game(2)
+    game.choose_role(0, "prospector")  # Anna's first role of the round: 2 doubloons, not 1
+    assert game.boards[0].doubloons == start + 2
+    game.finish_phase()
+    game.choose_role(1, "settler")
+    game.play(1, Pass())
+    game.play(0, Pass())
+    game.finish_phase(reveal=["tobacco", "indigo", "sugar"])
+    game.choose_role(0, "mayor")  # her second role of the round: the privilege once, not twice
+    assert game.phase is not None and not game.phase.doubled
+    assert game.boards[0].san_juan == 1 + 1  # the privilege colonist, and one from the ship
+
+
+def test_with_three_players_the_library_doubles_every_privilege():
+    game, _ = library_game(3)
+    game.choose_role(0, "mayor")  # 2 privilege colonists, and one of the 3 on the ship
+    assert game.boards[0].san_juan == 2 + 1
+    assert game.privilege_doubled(0) and game.privilege_doubled(0)  # no limit with 3 players

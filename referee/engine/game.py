@@ -52,6 +52,7 @@ class Game:
         self.role_cards = [RoleCard(role) for role, copies in setup.roles.items() for _ in range(copies)]
         self.governor = 0
         self.round = 1
+        self.library_round: dict[int, int] = {}  # the round in which each player's once-a-round library worked
         self.picks = 0  # roles chosen this round
         self.phase: Phase | None = None
         self.triggers: list[str] = []  # end conditions met, in order
@@ -77,6 +78,7 @@ class Game:
         g.ships = [CargoShip(s.size, s.good, s.count) for s in self.ships]
         g.role_cards = [RoleCard(c.role, c.doubloons, c.taken_by) for c in self.role_cards]
         g.triggers = list(self.triggers)
+        g.library_round = dict(self.library_round)
         g.phase = self.phase.clone(g) if self.phase is not None else None
         return g
 
@@ -149,6 +151,19 @@ class Game:
         card.doubloons = 0
         self.phase = PHASES[role](self, p)
         self.phase.start()
+
+    def privilege_doubled(self, p: int) -> bool:
+        """Does the privilege of `p`, who takes a role now, count twice (a library)? Where the
+        ruleset limits it to once a round (2 players), only their first role of the round is
+        doubled: asked once per role taken (a new phase)."""
+        powers = self.boards[p].powers(self.rules, "privilege.double")
+        if not powers:
+            return False
+        if self.n in powers[0].once_per_round:
+            if self.library_round.get(p) == self.round:
+                return False
+            self.library_round[p] = self.round
+        return True
 
     def _select(self, chosen: list[str]) -> None:
         """The violet buildings chosen before the game: every space filled, by cost (Expansion I)."""

@@ -217,6 +217,9 @@ class PrivilegeDouble(Model):
     """Every role privilege of the owner counts twice (library)."""
 
     id: Literal["privilege.double"]
+    once_per_round: list[int] = Field(
+        default_factory=list, description="Player counts in which it doubles only the owner's first privilege of each round (the 2-player game)."
+    )
 
 
 class BonusSets(Model):

@@ -22,6 +22,7 @@ class Phase:
         self.g = game
         self.rules = game.rules
         self.chooser = chooser
+        self.doubled = game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
         self.order = [(chooser + i) % game.n for i in range(game.n)]
 
     def clone(self, game: Game) -> Phase:
@@ -33,6 +34,10 @@ class Phase:
 
     def copy_state(self) -> None:
         """Replace mutable phase state by copies (phases with sets or dicts override this)."""
+
+    def privilege(self) -> int:
+        """The chooser's privilege in this phase, doubled by a library (`doubled`)."""
+        return self.rules.role[self.role].privilege * (2 if self.doubled else 1)
 
     def board(self, p: int) -> Board:
         return self.g.boards[p]

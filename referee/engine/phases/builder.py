@@ -24,7 +24,7 @@ class Builder(TurnPhase):
             parts.append(f"{quarries} {self.nm(rules.quarry.id)}{'' if quarries == 1 else 's'} -{quarries}")
         privilege = 0
         if p == self.chooser:
-            privilege = rules.role["builder"].privilege * (2 if b.has(rules, "privilege.double") else 1)
+            privilege = self.privilege()
             parts.append(f"{self.nm('builder')} -{privilege}")
         discount = quarries + privilege + self.extra_discount(p, building, parts)
         return max(0, building.cost - discount), ", ".join(parts)

@@ -122,17 +122,14 @@ class Shipper:
         return self.load(vp, first) if self.small_wharf_loads else vp
 
 
-def shipper(board: Board, rules: Rules, captain: bool) -> Shipper:
-    """A player's captain-phase powers (`captain`: they chose the role)."""
-    privilege = 0
-    if captain:
-        privilege = rules.role["captain"].privilege * (2 if board.has(rules, "privilege.double") else 1)
+def shipper(board: Board, rules: Rules, captain: bool, privilege: int = 0) -> Shipper:
+    """A player's captain-phase powers (`captain`: they chose the role, with this `privilege`)."""
     wharfs = board.powers(rules, "ship.private-ship")
     small = board.powers(rules, "ship.small-wharf")
     lighthouses = board.powers(rules, "ship.load-doubloons")
     kinds, barrels = storage(board, rules)
     return Shipper(
-        privilege=privilege,
+        privilege=privilege if captain else 0,
         load_vp=sum(h.vp for h in board.powers(rules, "ship.load-vp")),
         load_doubloons=sum(h.per_load for h in lighthouses),
         wharf=wharfs[0].capacity if wharfs else None,
@@ -276,12 +273,12 @@ class Captain(Phase):
         self.wharf_used: set[int] = set()
         self.small_wharf_used: set[int] = set()
         self.loaded: set[int] = set()
-        self.shippers = [shipper(self.board(p), self.rules, p == self.chooser) for p in range(self.g.n)]
+        self.shippers = [shipper(self.board(p), self.rules, p == self.chooser, self.privilege()) for p in range(self.g.n)]
         self.on_start()
 
     def buildings_changed(self, p: int) -> None:
         """A guest moved onto a wharf, a harbor, a storehouse ...: it works from now on."""
-        self.shippers[p] = shipper(self.board(p), self.rules, p == self.chooser)
+        self.shippers[p] = shipper(self.board(p), self.rules, p == self.chooser, self.privilege())
 
     def lone_guests_allowed(self) -> bool:
         """The captain phase lists loads only, but a guest may move at any time outside the

@@ -65,8 +65,7 @@ class Craftsman(Phase):
 
     def extras_allowed(self) -> int:
         """Privilege barrels the craftsman may take (a library doubles them)."""
-        n = self.rules.role["craftsman"].privilege
-        return n * 2 if self.board(self.chooser).has(self.rules, "privilege.double") else n
+        return self.privilege()
 
     def choices(self) -> list[str]:
         """Kinds the craftsman may take as the extra barrel: produced this phase, still in the supply."""

@@ -17,16 +17,12 @@ class Mayor(TurnPhase):
     def start(self) -> None:
         g = self.g
         board = self.board(self.chooser)
-        privilege = min(self.rules.role["mayor"].privilege * self.privilege_factor(self.chooser), g.colonist_supply)
+        privilege = min(self.privilege(), g.colonist_supply)
         g.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
         board.san_juan += privilege
         for i in range(g.colonist_ship):  # one at a time, clockwise from the mayor
             self.board(self.order[i % g.n]).san_juan += 1
         g.colonist_ship = 0
-
-    def privilege_factor(self, p: int) -> int:
-        """How many times the chooser's privilege counts (a library doubles it)."""
-        return 2 if self.board(p).has(self.rules, "privilege.double") else 1
 
     def act(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Arrange):

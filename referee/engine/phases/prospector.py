@@ -13,9 +13,7 @@ class Prospector(Phase):
     role = "prospector"
 
     def start(self) -> None:
-        b = self.board(self.chooser)
-        amount = self.rules.role["prospector"].privilege
-        b.doubloons += amount * (2 if b.has(self.rules, "privilege.double") else 1)
+        self.board(self.chooser).doubloons += self.privilege()
 
     def play(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Pass):

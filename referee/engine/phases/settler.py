@@ -15,7 +15,7 @@ class Settler(TurnPhase):
 
     def extra_turns(self) -> list[int]:
         """A library doubles the settler's privilege: a second pick after everyone else's."""
-        return [self.chooser] if self.board(self.chooser).has(self.rules, "privilege.double") else []
+        return [self.chooser] if self.doubled else []
 
     def row(self) -> str:
         """The face-up plantations, for messages."""

@@ -36,7 +36,7 @@ class Trader(TurnPhase):
         parts = [f"price {price}"]
         total = price
         if p == self.chooser:
-            privilege = rules.role["trader"].privilege * (2 if b.has(rules, "privilege.double") else 1)
+            privilege = self.privilege()
             total += privilege
             parts.append(f"{self.nm('trader')} +{privilege}")
         for market in b.active(rules, "trade.bonus") if markets else ():
