@@ -223,3 +223,13 @@ def test_a_folder_that_cannot_be_listed_is_reported(monkeypatch, tmp_path):
     assert isinstance(problem, batch.Input) and problem.name == str(locked)
     assert problem.error is not None and problem.error.rule == "input.unreadable"
     assert problem.error.message == "cannot read the folder: Permission denied"
+
+
+def test_a_move_longer_than_any_real_one_is_refused_at_its_line(tmp_path):
+    log = tmp_path / "log.yaml"
+    long = "corn " * 300_000  # 1.5 MB in one move
+    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Anna: quarry\n", f"- Anna: {long.strip()}\n", 1))
+    start = time.perf_counter()
+    out = referee("validate", str(log))
+    assert out.returncode == 2 and time.perf_counter() - start < 20
+    assert "error[log.move]: Anna: a move of 1,499,999 characters; a move is a few clauses (at most 1,000 characters)" in out.stdout

@@ -20,6 +20,8 @@ PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
 TOP_KEYS = {"ruleset", "players", "meta", "setup", "phases", "result"}  # those of log_model.GameLogModel
 MAX_ERRORS = 50
 
+MAX_MOVE = 1_000  # characters in one move: the longest real one has a few dozen
+
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
@@ -279,8 +281,12 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
             if p is None:
                 errors.add("log.unknown-player", players.unknown(name), item.location)
                 continue
+            written = text_node.text()
+            if len(written) > MAX_MOVE:
+                errors.add("log.move", f"{name}: a move of {len(written):,} characters; a move is a few clauses (at most {MAX_MOVE:,} characters)", item.location)
+                continue
             try:
-                guests, text = split_guests(text_node.text(), rules)
+                guests, text = split_guests(written, rules)
                 move = parse_move(role, text, rules) if text or not guests else Pass()
             except MoveError as exc:
                 errors.add("log.move", f"{name}: {exc}", item.location)
