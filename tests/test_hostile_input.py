@@ -21,12 +21,15 @@ def referee(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=60)
 
 
-def test_a_price_of_thousands_of_digits_is_out_of_range(tmp_path):
+def test_a_price_of_many_digits_is_out_of_range(tmp_path):
     log = tmp_path / "log.yaml"
-    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Ben: small market\n", f"- Ben: small market for {HUGE}\n", 1))
+    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Ben: small market\n", f"- Ben: small market for {'3' * 900}\n", 1))
     out = referee("validate", str(log))
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "error[log.move]: Ben: the price 333333333333... is out of range (at most 999)" in out.stdout
+    log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Ben: small market\n", f"- Ben: small market for {HUGE}\n", 1))
+    out = referee("validate", str(log))  # thousands of digits: longer than any move
+    assert out.returncode == 2 and "error[log.move]: Ben: a move of 5,021 characters" in out.stdout
 
 
 def test_a_digit_that_is_not_ascii_is_not_a_number(tmp_path):
