@@ -29,7 +29,7 @@ def test_a_price_of_many_digits_is_out_of_range(tmp_path):
     assert "error[log.move]: Ben: the price 333333333333... is out of range (at most 999)" in out.stdout
     log.write_text((FIXTURES / "formats-log.yaml").read_text().replace("- Ben: small market\n", f"- Ben: small market for {HUGE}\n", 1))
     out = referee("validate", str(log))  # thousands of digits: longer than any move
-    assert out.returncode == 2 and "error[log.move]: Ben: a move of 5,021 characters" in out.stdout
+    assert out.returncode == 2 and "error[log.move]: Ben: a move of 5,017 characters" in out.stdout
 
 
 def test_a_digit_that_is_not_ascii_is_not_a_number(tmp_path):
