@@ -105,3 +105,17 @@ def test_a_log_can_name_a_ruleset_file(tmp_path):
 
     report = check_log(log.read_bytes(), str(log), base_dir=tmp_path)
     assert report.errors == []
+
+
+@pytest.mark.parametrize("written", ["Base", "BASE", "Expansion 1", "expansion_1", "1897-Expansion-1"])
+def test_a_bundled_ruleset_name_is_case_insensitive_like_every_name(written):
+    """formats.md section 0: names match case-insensitively, space, '-' and '_' alike; a
+    ruleset's name too (issue 15: `ruleset: Base` was refused)."""
+    from referee.names import normalize
+
+    assert load_ruleset(written).id == normalize(written).replace(" ", "-")
+
+
+def test_an_unknown_ruleset_name_is_still_refused():
+    with pytest.raises(InputError):
+        load_ruleset("basic")

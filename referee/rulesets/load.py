@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+from referee.names import normalize
 from referee.records.source import Unreadable, YNode, read_document, read_yaml
 from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model, decode, encode
@@ -33,8 +34,9 @@ def bundled_rulesets() -> list[str]:
 
 
 def ruleset_path(name: str, relative_to: Path | None = None) -> Path:
-    """The file of a bundled ruleset name, or a path (relative to `relative_to`)."""
-    bundled = data_dir("rulesets") / f"{name}.yaml"
+    """The file of a bundled ruleset name (case-insensitive, space, '-' and '_' alike, as every
+    name: `Base`, `Expansion 1`), or a path (relative to `relative_to`)."""
+    bundled = data_dir("rulesets") / f"{normalize(name).replace(' ', '-')}.yaml"
     if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
         return bundled
     path = Path(name)
