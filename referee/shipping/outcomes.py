@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from referee.records.position import ShipRecord
-from referee.shipping.phase import CaptainPhase, Goods, State, T, TailKey, replaced
+from referee.shipping.phase import CaptainPhase, Goods, State, Step, T, TailKey, replaced
 from referee.shipping.values import quiet_search
 
 # ships after unloading, and each player's (VP, barrels left, doubloons gained)
@@ -112,13 +112,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
                     reached = below.get(child)
                     if reached is None:
                         reached = below[child] = set()
-                    for vp, money, dropped in prefixes:
-                        if step.drops:
-                            out = list(dropped)
-                            for p, key in step.drops:
-                                out[p] = key
-                            dropped = interned.setdefault(tuple(out), tuple(out))
-                        reached.add((replaced(vp, q, vp[q] + step.vp), replaced(money, q, money[q] + step.doubloons) if step.doubloons else money, dropped))
+                    reached.update(_after(prefix, q, step, interned) for prefix in prefixes)
             del layer
 
 
@@ -130,20 +124,26 @@ def _barrels(phase: CaptainPhase, state: State) -> int:
 def _first_line(phase: CaptainPhase, prefix: Prefix) -> tuple[State, list[Prefix]]:
     """The end of the line of first moves, and its prefix."""
     state = phase.root
-    vp, money, dropped = prefix
     while True:
         q = state[0]
         assert isinstance(q, int)
         if q < 0:
-            return state, [(vp, money, dropped)]
+            return state, [prefix]
         step = phase.steps(state)[0]
-        vp, money = replaced(vp, q, vp[q] + step.vp), replaced(money, q, money[q] + step.doubloons)
-        if step.drops:
-            out = list(dropped)
-            for p, key in step.drops:
-                out[p] = key
-            dropped = tuple(out)
+        prefix = _after(prefix, q, step, {})
         state = step.child
+
+
+def _after(prefix: Prefix, q: int, step: Step, interned: dict[tuple[TailKey | None, ...], tuple[TailKey | None, ...]]) -> Prefix:
+    """A prefix carried over a move of decider `q`: their VP and doubloons, the tails of the
+    players who dropped out with it (each distinct tuple of tails kept once, in `interned`)."""
+    vp, money, dropped = prefix
+    if step.drops:
+        out = list(dropped)
+        for p, key in step.drops:
+            out[p] = key
+        dropped = interned.setdefault(tuple(out), tuple(out))
+    return replaced(vp, q, vp[q] + step.vp), replaced(money, q, money[q] + step.doubloons) if step.doubloons else money, dropped
 
 
 def _pack(value: T, numbers: list[int | None]) -> bytes | T:

@@ -122,11 +122,6 @@ class CaptainPhase:
 
     # --- states and moves -------------------------------------------------------------------
 
-    def goods(self, state: State, p: int) -> Goods:
-        """Player `p`'s barrels in `state`, by kind index."""
-        at = self.goods_at + p * len(self.kinds)
-        return state[at : at + len(self.kinds)]  # type: ignore[return-value]
-
     def cargo(self, state: State) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
         """The kind on each cargo ship (None: empty) and its barrels."""
         s = self.ships
@@ -195,25 +190,15 @@ class CaptainPhase:
                     if q == 0:
                         child[1] = 1
                     out.append(Step((LOAD, k, i, amount), *normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
-        if powers.wharf is not None and not state[2] & bit:  # type: ignore[operator]
-            for k, held in enumerate(have):
-                if held:
-                    amount = min(held, powers.wharf)
-                    child = list(state)
-                    child[base + k] = held - amount
-                    child[2] |= bit  # type: ignore[operator]
-                    if q == 0:
-                        child[1] = 1
-                    out.append(Step((WHARF, k, amount), *normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
-        if powers.small_wharf is not None and not state[3] & bit:  # type: ignore[operator]
-            money = powers.load_doubloons if powers.small_wharf_loads else 0
-            for shipped in _shipments(have):
-                child = list(state)
-                child[base : base + kinds_n] = [h - x for h, x in zip(have, shipped, strict=True)]
-                child[3] |= bit  # type: ignore[operator]
-                if q == 0 and powers.small_wharf_loads:
-                    child[1] = 1
-                out.append(Step((SMALL_WHARF, shipped), *normalize(child, after, q, live), powers.small_wharf_vp(sum(shipped), first), money))
+        wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)  # type: ignore[operator]
+        for move, left, wharf_after, small_after, loaded_after, vp, money in self.private_moves(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
+            child = list(state)
+            child[base : base + kinds_n] = left
+            child[2] = state[2] | bit if wharf_after else state[2]  # type: ignore[operator]
+            child[3] = state[3] | bit if small_after else state[3]  # type: ignore[operator]
+            if q == 0 and loaded_after:
+                child[1] = 1
+            out.append(Step(move, *normalize(child, after, q, live), vp, money))
         return out
 
     def live(self, state: State) -> tuple[int, ...]:
@@ -272,7 +257,7 @@ class CaptainPhase:
         ends that it leaves open."""
         p, goods, wharf_used, small_used, loaded = key
         out: list[tuple[Move | None, Tail]] = [(None, self.tail((p, goods, True, True, loaded)))]
-        for move, goods_after, wharf_after, small_after, loaded_after, vp, money in self._tail_moves(p, goods, wharf_used, small_used, loaded):
+        for move, goods_after, wharf_after, small_after, loaded_after, vp, money in self.private_moves(p, goods, wharf_used, small_used, loaded):
             rest = self.tail((p, goods_after, wharf_after, small_after, loaded_after))
             ends = tuple(TailEnd(e.vp + vp, e.doubloons + money, e.goods, e.kept, (move, *e.moves)) for e in rest.ends)
             out.append((move, Tail(ends, rest.worst + vp, rest.best + vp, max(ends, key=lambda e: (e.vp, e.kept)))))
@@ -280,12 +265,13 @@ class CaptainPhase:
 
     def _tail_ends(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool, vp: int, money: int, moves: tuple[Move, ...], ends: dict[tuple[int, int, Goods], TailEnd]) -> None:
         ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.keep(p, goods)), moves))
-        for move, goods_after, wharf_after, small_after, loaded_after, gained, paid in self._tail_moves(p, goods, wharf_used, small_used, loaded):
+        for move, goods_after, wharf_after, small_after, loaded_after, gained, paid in self.private_moves(p, goods, wharf_used, small_used, loaded):
             self._tail_ends(p, goods_after, wharf_after, small_after, loaded_after, vp + gained, money + paid, (*moves, move), ends)
 
-    def _tail_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
-        """A dropped-out player's possible next moves: (move, barrels after, wharf used, small wharf
-        used, loaded, VP, doubloons)."""
+    def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
+        """Player `p`'s moves on their wharf and small wharf, holding `goods` (`loaded`: they have
+        loaded in this phase): (move, barrels after, wharf used, small wharf used, loaded, VP,
+        doubloons). The decider's, among their other moves, and a dropped-out player's tail."""
         powers = self.shippers[p]
         first = p == 0 and not loaded
         out: list[tuple[Move, Goods, bool, bool, bool, int, int]] = []

@@ -63,21 +63,21 @@ class Valuation:
         worst: list[int] = []
         best: list[int] = []
         chosen: Values = ()
-        chosen_rank: tuple[int, ...] = ()
+        chosen_rank: tuple[int, int, int, int] = (0, 0, 0, 0)
         chosen_index = -1
         for i, step in enumerate(self.phase.steps(state)):
             values = self.after(step, decider)
+            rank = self.rank(values, decider)
             if not worst:
                 worst, best = list(values[:n]), list(values[n : 2 * n])
-                chosen, chosen_rank, chosen_index = values, self.rank(values, decider), i
+                chosen, chosen_rank, chosen_index = values, rank, i
                 continue
             for p in range(n):
                 if values[p] < worst[p]:
                     worst[p] = values[p]
                 if values[n + p] > best[p]:
                     best[p] = values[n + p]
-            rank = self.rank(values, decider)
-            if rank > chosen_rank or (rank == chosen_rank and self.unfavoured(values) > self.unfavoured(chosen)):
+            if self.prefers(values, rank, chosen, chosen_rank):
                 chosen, chosen_rank, chosen_index = values, rank, i
         result = (*worst, *best, *chosen[2 * n : 4 * n], chosen_index)
         self.memo[key] = self.seen[state] = result
@@ -109,12 +109,17 @@ class Valuation:
         assert isinstance(decider, int) and decider >= 0
         steps = self.phase.steps(state)
         values = [self.after(step, decider) for step in steps]
+        ranks = [self.rank(v, decider) for v in values]
         chosen = 0
         for i in range(1, len(values)):
-            rank, top = self.rank(values[i], decider), self.rank(values[chosen], decider)
-            if rank > top or (rank == top and self.unfavoured(values[i]) > self.unfavoured(values[chosen])):
+            if self.prefers(values[i], ranks[i], values[chosen], ranks[chosen]):
                 chosen = i
         return steps, values, chosen
+
+    def prefers(self, values: Values, rank: tuple[int, int, int, int], than: Values, than_rank: tuple[int, int, int, int]) -> bool:
+        """Does the expected play take a move with `values` (ranked `rank`) over one with `than`
+        (`rank`, then `unfavoured`; on a full tie, the one met first)?"""
+        return rank > than_rank or (rank == than_rank and self.unfavoured(values) > self.unfavoured(than))
 
     def unfavoured(self, values: Values) -> tuple[int, ...]:
         """The last tie-break between moves that `rank` cannot tell apart: the fewer VP (then

@@ -54,8 +54,13 @@ def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence
 
 def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
     """How many barrels of `good` go on board, and the ships that take that many (`ships_taking`)."""
-    best, at = ships_taking([s.size for s in ships], [s.good for s in ships], [s.count for s in ships], good, barrels)
+    best, at = ships_taking(*_columns(ships), good, barrels)
     return best, [ships[i] for i in at]
+
+
+def _columns(ships: list[CargoShip]) -> tuple[list[int], list[str | None], list[int]]:
+    """The cargo ships as the plain values the loading rules read: sizes, kinds, counts."""
+    return [s.size for s in ships], [s.good for s in ships], [s.count for s in ships]
 
 
 def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, list[CargoShip]]]:
@@ -72,7 +77,7 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
     """Can this player load anything on a cargo ship? (A kind on a ship with room, or not on
     any ship while one is empty.)"""
-    return holds_loadable(board.goods.items(), *loadable([s.size for s in ships], [s.good for s in ships], [s.count for s in ships]))
+    return holds_loadable(board.goods.items(), *loadable(*_columns(ships)))
 
 
 def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int]) -> tuple[dict[object, bool], bool]:
@@ -308,7 +313,7 @@ class Captain(Phase):
         """The first player clockwise from the turn pointer who can load on a cargo ship."""
         g = self.g
         n = g.n
-        room, empty = loadable([s.size for s in g.ships], [s.good for s in g.ships], [s.count for s in g.ships])
+        room, empty = loadable(*_columns(g.ships))
         for i in range(n):
             q = (self.pointer + i) % n
             if holds_loadable(g.boards[q].goods.items(), room, empty):
