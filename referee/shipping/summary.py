@@ -122,6 +122,7 @@ class _ExpectedPlay:
         self.decisions: list[Choices] = []
         self.pointer = 0
         self.pending: list[tuple[int, TailKey]] = list(phase.root_drops)
+        self.waiting: dict[int, list[Move]] = {}  # dropped-out players' moves still to make, one a turn
         state = phase.root
         while True:
             decider = state[0]
@@ -144,21 +145,28 @@ class _ExpectedPlay:
 
     def _tails(self, decider: int) -> None:
         """The dropped-out players whose turn comes before the decider's (all of them, at the
-        end) make their expected moves, clockwise from the turn pointer."""
-        n = self.phase.n
-        reach = (decider - self.pointer) % n if decider >= 0 else n
-        due = sorted((p for p in self.pending if (p[0] - self.pointer) % n < reach), key=lambda p: (p[0] - self.pointer) % n)
-        for player, key in due:
+        end), clockwise from the turn pointer: each decides their rest of the phase when the
+        turn first reaches them, and makes one move of it a turn (the next one waits for their
+        next turn; once loading is over, turn after turn until none is left)."""
+        n, start = self.phase.n, self.pointer
+        reach = (decider - start) % n if decider >= 0 else n
+        for player, key in sorted((x for x in self.pending if (x[0] - start) % n < reach), key=lambda x: (x[0] - start) % n):
             self.pending.remove((player, key))
             options = self.phase.tail_options(key)
             if len(options) > 1:
                 self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
             end = self.phase.tail(key).expected
-            for move in end.moves:
-                self._play(player, move)
+            self.waiting[player] = list(end.moves)
             self.vp[player] += end.vp
             self.money[player] += end.doubloons
             self.goods[player] = end.goods
+        while True:
+            turn = sorted((p for p, moves in self.waiting.items() if moves and (p - start) % n < reach), key=lambda p: (p - start) % n)
+            for player in turn:
+                self._play(player, self.waiting[player].pop(0))
+            if decider >= 0 or not turn:
+                return
+            start = self.pointer
 
     def _choice(self, move: Move | None, player: int, worst: int, expected: int, best: int, kept: int) -> Choice:
         so_far = self.vp[player]
