@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, Location
-from referee.records.source import MAX_BYTES, Unreadable, read_document, read_stream
+from referee.records.source import Unreadable, read_document, read_stream
 
 STDIN_NAME = "<stdin>"
 
@@ -81,10 +81,6 @@ def read_input(path: str) -> Input:
             return Input(None, STDIN_NAME, Path.cwd(), Diagnostic(exc.rule, f"standard input: {exc.message}", Location(STDIN_NAME, 1, 1), READ_ERROR))
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            message = f"the file is {size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)"
-            return Input(None, path, p.parent, Diagnostic("input.too-large", message, Location(path, 1, 1), READ_ERROR))
         return Input(read_document(p), path, p.parent)
     except Unreadable as exc:
         return Input(None, path, p.parent, Diagnostic(exc.rule, exc.message, Location(path, 1, 1) if exc.rule == "input.too-large" else None, READ_ERROR))

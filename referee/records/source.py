@@ -120,6 +120,8 @@ def read_document(path: str | os.PathLike[str]) -> bytes:
             raise Unreadable("input.unreadable", "is a directory")
         if not stat.S_ISREG(st.st_mode):
             raise Unreadable("input.unreadable", "not a regular file (a device, pipe or socket): referee reads files, or standard input as '-'")
+        if st.st_size > MAX_BYTES:
+            raise Unreadable("input.too-large", f"the file is {st.st_size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)")
         return _bounded(lambda: os.read(fd, 1 << 16))
     except BlockingIOError:
         raise Unreadable("input.unreadable", "cannot be read without waiting for input that may never come") from None
