@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, Location
-from referee.records.source import Unreadable, read_document, read_stream
+from referee.source import Unreadable, read_document, read_stream
 
 STDIN_NAME = "<stdin>"
 
@@ -99,8 +99,8 @@ def internal_error(name: str, exc: BaseException) -> Diagnostic:
 
 def check(item: Input, ruleset: str | None, provisional: bool, json: bool) -> tuple[int, str]:
     """(exit code, rendered output) for one log."""
-    from referee import render
-    from referee.report import LogReport, check_log
+    from referee.check import LogReport, check_log
+    from referee.render import report as render
 
     if item.data is None:
         assert item.error is not None

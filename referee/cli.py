@@ -38,7 +38,7 @@ class Format(str, Enum):
 
 def _version(value: bool) -> None:
     if value:
-        from referee import __version__
+        from referee.version import __version__
 
         print(f"referee {__version__}")
         raise typer.Exit(0)
@@ -117,9 +117,9 @@ def score(
     Shipping VP, building VP, each large building's bonus, tie-break, rank and winner; a score
     sheet (formats.md section 2) is scored the same way.
     """
-    from referee import render
     from referee.batch import internal_error, read_input
-    from referee.report import LogReport, check_log
+    from referee.check import LogReport, check_log
+    from referee.render import report as render
 
     item = read_input(file)
     try:
@@ -179,7 +179,7 @@ def schema(
 def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
     """The ruleset, or its diagnostics and exit code 2."""
     from referee.diagnostics import InputError
-    from referee.render import diagnostic_line
+    from referee.render.report import diagnostic_line
     from referee.rulesets.load import load_ruleset
 
     try:
@@ -198,7 +198,7 @@ def rules(
     override: Annotated[str | None, typer.Option("--ruleset", "-r", help="The ruleset to show (instead of RULESET).")] = None,
 ) -> None:
     """The ruleset's buildings and numbers as readable tables."""
-    from referee.rules_view import rules_json, rules_text
+    from referee.render.rules import rules_json, rules_text
 
     if override is not None:
         ruleset = override
@@ -314,7 +314,7 @@ def ship(
     Exit code 0: calculated; 2: the position could not be read, or --for names nobody in it.
     """
     from referee.batch import internal_error, read_input
-    from referee.shipping_view import ship_errors, ship_report
+    from referee.ship_command import ship_errors, ship_report
 
     if limit is not None and not every:
         raise typer.BadParameter("--limit goes with --all", param_hint="--limit")

@@ -16,7 +16,7 @@ from referee.engine.game import Game
 from referee.engine.phases.captain import Captain
 from referee.engine.phases.mayor import Mayor
 from referee.engine.phases.settler import Settler
-from referee.records.moves import AnyMove, Arrange, Keep, Pass
+from referee.moves import AnyMove, Arrange, Keep, Pass
 from referee.rulesets.rules import Rules
 
 NAMES = ("Anna", "Ben", "Cleo", "Dara", "Emil")

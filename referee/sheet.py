@@ -11,16 +11,16 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.check import LogReport
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.engine.state import Board
-from referee.engine.text import count as counted
-from referee.records.modelcheck import validate
+from referee.modelcheck import validate
 from referee.records.names_list import names_in
-from referee.records.source import YNode, read_yaml
-from referee.report import LogReport
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
 from referee.scoring import score
+from referee.source import YNode, read_yaml
+from referee.text import count as counted
 
 
 class SheetPlayer(BaseModel):
@@ -174,7 +174,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
     return boards
 
 
-def score_sheet(data: bytes | None, file: str, ruleset: str | None, base_dir: Path | None, read_error: str | None = None) -> LogReport:
+def score_sheet(data: bytes | str | None, file: str, ruleset: str | None = None, base_dir: Path | None = None, read_error: str | None = None) -> LogReport:
     """Check and score a score sheet: a report like a complete game's."""
     report = LogReport(file)
     if data is None:

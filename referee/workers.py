@@ -14,6 +14,7 @@ down with them.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from collections import deque
@@ -127,7 +128,12 @@ def _stopping_on_signals() -> Iterator[list[ProcessPoolExecutor]]:
             for process in list(getattr(pool, "_processes", {}).values()):  # the executor's own table of its workers
                 with contextlib.suppress(OSError):
                     process.terminate()
-        raise SystemExit(128 + signum)
+        # Out at once: unwinding from here could wait forever on a lock the signal interrupted
+        # (the executor's, held by `submit`) or on the executor's exit hook joining its threads.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a write the signal interrupted refuses a flush
+                stream.flush()
+        os._exit(128 + signum)
 
     old: dict[int, Any] = {}
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from referee.check import LogReport, check_log
 from referee.cli import app
 from referee.engine.game import Game
 from referee.records.log import read_log
-from referee.report import LogReport, check_log
 from referee.rulesets.load import load_ruleset
 from referee.sheet import score_sheet
 from tests.conftest import CORPUS, FIXTURES, ROOT, check, corpus_prefix, extend, game_log, last_line_of, line_of, replayed

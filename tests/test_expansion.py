@@ -1011,7 +1011,7 @@ def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
     """Validation accepts a sale to one's own trading post once the house is full: the legal
     moves (random play, the 'legal here' of diagnostics) list it too (issue 18.2)."""
     from referee.engine import legal
-    from referee.records.moves import Sell
+    from referee.moves import Sell
 
     game = replayed(log(TRADING_POST.split("# round 3")[0], buildings=swap(("aqueduct", "small market"))))
     anna, ben, cleo = 0, 1, 2
@@ -1088,7 +1088,7 @@ def library_game(players: int) -> tuple[Game, int]:
 
 
 def test_in_a_two_player_game_the_library_doubles_the_first_privilege_of_each_round_only():
-    from referee.records.moves import Pass
+    from referee.moves import Pass
 
     game, start = library_game(2)
     game.choose_role(0, "prospector")  # Anna's first role of the round: 2 doubloons, not 1

@@ -47,7 +47,7 @@ def log(captain: str) -> str:
 
 def state(text: str):
     from referee.records.log import read_log
-    from referee.replay import replay
+    from referee.replays import replay
 
     return replay(read_log(text, "game.yaml")).game
 

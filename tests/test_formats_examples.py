@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from referee.report import check_log
+from referee.check import check_log
 from referee.sheet import score_sheet
 from tests.conftest import FIXTURES, ROOT
 

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from referee.check import check_log
 from referee.cli import app
-from referee.report import check_log
 from referee.sheet import score_sheet
 from tests.conftest import FIXTURES, ROOT
 
@@ -85,7 +85,7 @@ def test_random_text_never_crashes(text):
 def test_mutated_shipping_positions_never_crash(data):
     """Through the whole command: read, answer, render (a position is small: every answer comes
     at once)."""
-    from referee.shipping_view import ship_report
+    from referee.ship_command import ship_report
 
     for as_json in (False, True):
         output, code = ship_report(data, "fuzz.yaml", as_json=as_json)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from referee.records.moves import MoveError, parse_move
+from referee.moves import MoveError, parse_move
 from referee.rulesets.load import load_ruleset
 from tests.conftest import FIXTURES
 

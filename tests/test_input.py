@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.report import check_log
+from referee.check import check_log
 
 GOOD_HEAD = "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\n"
 

@@ -15,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.check import check_log
 from referee.engine import legal
 from referee.engine.game import Game
+from referee.moves import Build, Load, Pass, Sell, Settle
 from referee.play import play, to_log
 from referee.records.log import GameRecord, read_log
-from referee.records.moves import Build, Load, Pass, Sell, Settle
 from referee.records.write import canonical
-from referee.replay import replay
-from referee.report import check_log
+from referee.replays import replay
 from referee.rulesets.load import load_ruleset
 
 RULESETS = ("base", "expansion-1", "1897")

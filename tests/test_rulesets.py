@@ -101,7 +101,7 @@ def test_a_log_can_name_a_ruleset_file(tmp_path):
         "ruleset: house.yaml\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\n"
         "phases:\n  - builder: Anna\n    moves:\n      - Anna: small market for 0\n      - Ben: small warehouse for 3\n",
     )
-    from referee.report import check_log
+    from referee.check import check_log
 
     report = check_log(log.read_bytes(), str(log), base_dir=tmp_path)
     assert report.errors == []

@@ -68,8 +68,8 @@ def test_every_move_of_the_fixture_games_is_valid_for_pydantic():
 
     from pydantic import ValidationError
 
+    from referee.moves import Load, move_adapter
     from referee.records.log import read_log
-    from referee.records.moves import Load, move_adapter
 
     adapter = move_adapter()
     seen = set()

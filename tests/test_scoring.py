@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from referee.check import check_log
 from referee.engine.state import Board
-from referee.report import check_log
 from referee.rulesets.load import load_ruleset
 from referee.scoring import score, winners
 from tests.conftest import FIXTURES, line_of

@@ -12,9 +12,9 @@ from collections import Counter
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
-from referee.engine.text import count, listing, power_names
-from referee.records.moves import AnyMove, Keep, Pass
+from referee.moves import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
+from referee.text import count, listing
 
 
 class Game:
@@ -217,7 +217,7 @@ class Game:
         """One colonist from the player's guest house to an empty circle (outside the mayor phase)."""
         rules, b = self.rules, self.boards[p]
         houses = [x for x in rules.with_effect("move.guest") if b.buildings.get(x.id, 0) > 0]
-        names = power_names(rules, "move.guest")
+        names = rules.power_names("move.guest")
         if not houses:
             raise RuleViolation("guest.empty", f"{self.who(p)} has no {rules.terms.colonist[0]} in a {names} to move")
         if self.phase is not None and self.phase.role == "mayor":

@@ -17,7 +17,7 @@ from referee.engine.phases.base import TurnPhase
 from referee.engine.phases.captain import Captain, best_keeps, storage
 from referee.engine.phases.craftsman import Craftsman
 from referee.engine.phases.mayor import Mayor
-from referee.records.moves import SAN_JUAN, AnyMove, Arrange, Build, Extra, Keep, Pass, Sell, Settle
+from referee.moves import SAN_JUAN, AnyMove, Arrange, Build, Extra, Keep, Pass, Sell, Settle
 
 
 def roles(game: Game) -> list[tuple[str, int | None]]:

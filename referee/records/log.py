@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
 from referee.names import did_you_mean, normalize
-from referee.records.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
-from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
+from referee.source import YNode, read_yaml
 
 PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
 TOP_KEYS = {"ruleset", "players", "meta", "setup", "phases", "result"}  # those of log_model.GameLogModel
@@ -87,8 +87,8 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
     supply_ruleset(root, ruleset)
     if not _plainly_valid(root):  # the model speaks for every problem of shape
         # pydantic's model machinery is imported only here, off the happy path (start-up time)
+        from referee.modelcheck import validate
         from referee.records.log_model import GameLogModel
-        from referee.records.modelcheck import validate
 
         validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
     rules = ruleset_of(root, ruleset, base_dir)

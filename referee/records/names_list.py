@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from referee.diagnostics import Location
-from referee.records.source import YNode
 from referee.rulesets.rules import Rules, UnknownName
+from referee.source import YNode
 
 
 def names_in(rules: Rules, texts: list[str], node: YNode | None, fallback: Location, categories: tuple[str, ...]) -> Iterator[tuple[str | None, str, Location]]:

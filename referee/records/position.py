@@ -17,9 +17,9 @@ from typing import Any
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import normalize
 from referee.records.names_list import names_in
-from referee.records.source import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
+from referee.source import YNode, read_yaml
 
 _CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>[0-9]{1,9})\s*$")  # ASCII digits, and few: `int()` of thousands fails
 MAX_BARRELS = 999  # the schema's bound on a player's barrels of a kind (position_model.py)
@@ -82,7 +82,7 @@ def read_position(data: bytes | str, file: str, ruleset: str | None = None, base
     supply_ruleset(root, ruleset)
     model: Any = _plainly_valid(root)
     if model is None:  # the model speaks for every problem of shape
-        from referee.records.modelcheck import validate
+        from referee.modelcheck import validate
         from referee.records.position_model import PositionModel
 
         model = validate(PositionModel, root.plain(), root, "position.schema", "a shipping position")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from referee.records.moves import AnyMove, Keep
+from referee.moves import AnyMove, Keep
 from referee.rulesets.rules import Rules
 
 if TYPE_CHECKING:

@@ -20,10 +20,10 @@ from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.names import normalize
-from referee.records.source import Unreadable, YNode, read_document, read_yaml
 from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model, decode, encode
 from referee.rulesets.rules import Rules
+from referee.source import Unreadable, YNode, read_document, read_yaml
 
 _ID_LISTS = ("goods", "roles", "buildings")
 
@@ -95,7 +95,7 @@ def _load(path: str) -> Rules:
 
 def _validate(layers: list[YNode], path: str) -> Any:
     """The merged layers checked by the pydantic models (imported only here, on a cache miss)."""
-    from referee.records.modelcheck import validate
+    from referee.modelcheck import validate
     from referee.rulesets.model import Ruleset
 
     merged = layers[0]
@@ -121,7 +121,7 @@ def _cache_dir() -> Path | None:
 
 
 def _cache_key(layers: list[YNode]) -> str:
-    from referee import __version__
+    from referee.version import __version__
     # The models' source is part of the key: a cached ruleset must be what they would check.
     here = Path(__file__).parent
     digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode() + (here / "model.py").read_bytes() + (here / "compiled.py").read_bytes())

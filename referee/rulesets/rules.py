@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any, TypeAlias
 
 from referee.names import did_you_mean, normalize
+from referee.text import listing
 
 # Name categories a log can use.
 GOOD, QUARRY, BUILDING, ROLE = "good", "quarry", "building", "role"
@@ -94,6 +95,10 @@ class Rules:
     def with_effect(self, effect_id: str) -> tuple[Building, ...]:
         """The buildings whose power is `effect_id`."""
         return self.effects.get(effect_id, ())
+
+    def power_names(self, effect_id: str) -> str:
+        """The names of the buildings with power `effect_id`, for a sentence: 'Wharf', 'Office or Large Market'."""
+        return listing([b.name for b in self.with_effect(effect_id)], "or")
 
 
 def _what(categories: tuple[str, ...]) -> str:

@@ -39,7 +39,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolatio
 from referee.engine.game import Game
 from referee.engine.phases.captain import Captain, Shipper, holds_loadable, load_move, loadable, preferred_keep, ships_taking
 from referee.engine.state import CargoShip
-from referee.records.moves import AnyMove, SmallWharfLoad, WharfLoad
+from referee.moves import AnyMove, SmallWharfLoad, WharfLoad
 from referee.records.position import Position
 from referee.rulesets.rules import Rules
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.records.moves import AnyMove
+from referee.moves import AnyMove
 from referee.records.position import Position
 from referee.shipping.outcomes import Outcome, ends, outcome
 from referee.shipping.phase import CaptainPhase, Goods, Move, TailKey

@@ -6,7 +6,7 @@ import copy
 from typing import TYPE_CHECKING
 
 from referee.diagnostics import RuleViolation
-from referee.records.moves import AnyMove, Keep, Pass
+from referee.moves import AnyMove, Keep, Pass
 
 if TYPE_CHECKING:
     from referee.engine.game import Game

@@ -5,8 +5,7 @@ from __future__ import annotations
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
-from referee.engine.text import power_names
-from referee.records.moves import SAN_JUAN, AnyMove, Build
+from referee.moves import SAN_JUAN, AnyMove, Build
 from referee.rulesets.rules import Building
 
 
@@ -75,7 +74,7 @@ class Builder(TurnPhase):
         b.buildings[move.building] = 0
         if move.university:
             if not b.has(rules, "build.colonist"):
-                names = power_names(rules, "build.colonist")
+                names = rules.power_names("build.colonist")
                 raise RuleViolation("builder.university", f"{self.who(p)} has no occupied {names}: no {rules.terms.colonist[0]} comes with the building")
             if building.circles == 0:
                 raise RuleViolation("builder.university", f"the {name} has no circle for a {rules.terms.colonist[0]}")
@@ -90,7 +89,7 @@ class Builder(TurnPhase):
         when they make the player spend all their money (rules-data.md B3)."""
         rules, b = self.rules, self.board(p)
         markets = b.powers(rules, "build.black-market")
-        names = power_names(rules, "build.black-market")
+        names = rules.power_names("build.black-market")
         if not markets:
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no occupied {names}: the price is paid in {rules.terms.doubloon[1]}")
         market = markets[0]
@@ -121,7 +120,7 @@ class Builder(TurnPhase):
                     b.san_juan -= 1
             elif place in rules.building:
                 if rules.building[place].effect is market and b.buildings.get(place, 0) > 0:
-                    names = power_names(rules, "build.black-market")
+                    names = rules.power_names("build.black-market")
                     raise RuleViolation(
                         "builder.black-market",
                         f"the {names}'s own {rules.terms.colonist[0]} cannot pay for a building: it is the one that lets {self.who(p)} pay in kind; "

@@ -15,9 +15,9 @@ from typing import Any, NoReturn
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase
 from referee.engine.state import Board, CargoShip
-from referee.engine.text import count, listing, power_names
-from referee.records.moves import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
+from referee.moves import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
+from referee.text import count, listing
 
 
 def ships_for(ships: list[CargoShip], good: str) -> list[CargoShip]:
@@ -453,9 +453,9 @@ class Captain(Phase):
         none occupied, or has used it in this phase."""
         powers = self.board(p).powers(self.rules, effect)
         if not powers:
-            raise RuleViolation(rule, f"{self.who(p)} has no occupied {power_names(self.rules, effect)}")
+            raise RuleViolation(rule, f"{self.who(p)} has no occupied {self.rules.power_names(effect)}")
         if p in used:
-            raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {power_names(self.rules, effect)} in {self.title}: once per phase")
+            raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {self.rules.power_names(effect)} in {self.title}: once per phase")
         return powers[0]
 
     def use_wharf(self, p: int, good: str) -> None:
@@ -464,7 +464,7 @@ class Captain(Phase):
         wharf = self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
         have = b.goods.get(good, 0)
         if have <= 0:
-            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {power_names(self.rules, 'ship.private-ship')}")
+            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {self.rules.power_names('ship.private-ship')}")
         amount = min(have, wharf.capacity)
         b.goods[good] = have - amount
         self.g.goods_supply[good] += amount
@@ -479,7 +479,7 @@ class Captain(Phase):
         """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
         rules, b = self.rules, self.board(p)
         self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
-        names = power_names(self.rules, "ship.small-wharf")
+        names = self.rules.power_names("ship.small-wharf")
         if not move.goods:
             raise RuleViolation("captain.small-wharf", f"the {names} ships at least one {rules.terms.barrel[0]}")
         for good, n in move.goods:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
-from referee.engine.text import count, listing
-from referee.records.moves import AnyMove, Extra, Keep, Pass
+from referee.moves import AnyMove, Extra, Keep, Pass
 from referee.rulesets.rules import Rules
+from referee.text import count, listing
 
 
 def capacity(board_buildings: dict[str, int], manned: dict[str, int], rules: Rules, good: str) -> int:

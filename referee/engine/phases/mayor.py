@@ -5,8 +5,8 @@ from __future__ import annotations
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import COLONISTS
-from referee.engine.text import count
-from referee.records.moves import AnyMove, Arrange, Keep
+from referee.moves import AnyMove, Arrange, Keep
+from referee.text import count
 
 
 class Mayor(TurnPhase):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import Phase
-from referee.records.moves import AnyMove, Pass
+from referee.moves import AnyMove, Pass
 
 
 class Prospector(Phase):

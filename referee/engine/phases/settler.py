@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.engine.text import a, listing, power_names
-from referee.records.moves import AnyMove, Keep, Settle
+from referee.moves import AnyMove, Keep, Settle
+from referee.text import a, listing
 
 
 class Settler(TurnPhase):
@@ -43,7 +43,7 @@ class Settler(TurnPhase):
         if tile == rules.quarry.id:
             may = p == self.chooser or b.has(rules, "settle.quarry")
             if not may:
-                huts = power_names(rules, "settle.quarry")
+                huts = rules.power_names("settle.quarry")
                 raise RuleViolation(
                     "settler.quarry",
                     f"only the {self.nm(self.role)} ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
@@ -64,7 +64,7 @@ class Settler(TurnPhase):
         b.island[placed] = b.island.get(placed, 0) + 1
         if move.hospice:
             if not b.has(rules, "settle.colonist"):
-                names = power_names(rules, "settle.colonist")
+                names = rules.power_names("settle.colonist")
                 raise RuleViolation("settler.hospice", f"{self.who(p)} has no occupied {names}: no extra {rules.terms.colonist[0]} comes with the tile")
             if g.take_colonist():
                 if move.forest:
@@ -81,7 +81,7 @@ class Settler(TurnPhase):
     def _draw_extra(self, p: int, kind: str) -> None:
         g, rules, b = self.g, self.rules, self.board(p)
         if not b.has(rules, "settle.extra-tile"):
-            names = power_names(rules, "settle.extra-tile")
+            names = rules.power_names("settle.extra-tile")
             raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down {rules.terms.plantation[0]} may be drawn")
         if self.free_spaces(p) < 1:
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full: no face-down {rules.terms.plantation[0]} can be placed")

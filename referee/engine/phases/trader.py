@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.engine.text import count, listing, power_names
-from referee.records.moves import AnyMove, Keep, Sell
+from referee.moves import AnyMove, Keep, Sell
+from referee.text import count, listing
 
 
 class Trader(TurnPhase):
@@ -68,7 +68,7 @@ class Trader(TurnPhase):
             )
         if good in g.trading_house and not b.has(rules, "trade.any-kind"):
             options = self.sellable(p)
-            offices = power_names(rules, "trade.any-kind")
+            offices = rules.power_names("trade.any-kind")
             raise RuleViolation(
                 "trader.same-kind",
                 f"the {rules.terms.trading_house} already holds {self.nm(good)} and {self.who(p)} has no occupied {offices}; "
@@ -86,7 +86,7 @@ class Trader(TurnPhase):
         barrel returns to the supply; markets only if the ruleset says so."""
         g, rules, b = self.g, self.rules, self.board(p)
         posts = b.powers(rules, "trade.own-post")
-        names = power_names(rules, "trade.own-post")
+        names = rules.power_names("trade.own-post")
         if not posts:
             raise RuleViolation("trader.trading-post", f"{self.who(p)} has no occupied {names}")
         if b.goods.get(move.good, 0) <= 0:

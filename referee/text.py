@@ -1,12 +1,8 @@
-"""Small helpers for the engine's sentences."""
+"""Small helpers for sentences: lists, articles, counts."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from referee.rulesets.rules import Rules
 
 
 def listing(items: Sequence[str], last: str = "and") -> str:
@@ -28,7 +24,3 @@ def count(n: int, words: tuple[str, str]) -> str:
     """'1 colonist', '2 colonists'."""
     return f"{n} {words[0] if n == 1 else words[1]}"
 
-
-def power_names(rules: Rules, effect: str) -> str:
-    """The names of the buildings with power `effect`: 'Wharf', 'Office or Large Market'."""
-    return listing([b.name for b in rules.with_effect(effect)], "or")

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
-from referee.engine.text import a
 from referee.names import normalize
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
+from referee.text import a
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter

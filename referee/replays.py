@@ -14,8 +14,8 @@ from itertools import islice
 from referee.diagnostics import Diagnostic, Missing, RuleViolation
 from referee.engine import legal
 from referee.engine.game import Game
-from referee.engine.text import listing
 from referee.records.log import GameRecord, PhaseRecord
+from referee.text import listing
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import did_you_mean
-from referee.records.source import YNode
+from referee.source import YNode
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -13,7 +13,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.names import normalize
 from referee.output import json_text, printable
 from referee.records.position import Position, read_position
-from referee.render import diagnostic_json, diagnostic_line
+from referee.render.report import diagnostic_json, diagnostic_line
 from referee.shipping.outcomes import Outcome
 
 
@@ -31,8 +31,8 @@ def ship_report(
     """Read a shipping position and answer it: (the output in pieces, exit code). `every`:
     also list every distinct outcome (`--all`), at most `limit` of them: the list comes first,
     written as it is found, and the answer after it."""
+    from referee.render.shipping import answer_json, answer_text
     from referee.shipping import all_outcomes, answer
-    from referee.shipping.render import answer_json, answer_text
 
     if data is None:
         error = read_error or Diagnostic("input.unreadable", "cannot read", None, READ_ERROR)
@@ -58,8 +58,8 @@ def ship_report(
 def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], asker: int | None, asked: bool, as_json: bool, limit: int | None) -> Iterator[str]:
     """`--all`: every outcome as it is found (at most `limit`), then the answer; `forced` is
     read off the list when it is whole."""
+    from referee.render.shipping import answer_json, answer_text, heading, outcome_json, outcome_line
     from referee.shipping import answer, lighthouse
-    from referee.shipping.render import answer_json, answer_text, heading, outcome_json, outcome_line
 
     names, rules = [p.name for p in position.players], position.rules
     doubloons = lighthouse(position)

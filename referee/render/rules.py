@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.engine.text import a, count
 from referee.output import json_text, printable
+from referee.render.tables import table
 from referee.rulesets.compiled import plain
 from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
-from referee.tables import table
+from referee.text import a, count
 
 
 def power(b: Building, rules: Rules) -> str:

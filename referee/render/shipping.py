@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.records.moves import AnyMove
+from referee.moves import AnyMove
 from referee.records.position import Position, ShipRecord
+from referee.render.tables import table
 from referee.rulesets.rules import Rules
 from referee.shipping.outcomes import Outcome, PlayerOutcome
 from referee.shipping.summary import Answer, Choices
-from referee.tables import table
 
 # --- JSON ----------------------------------------------------------------------------------
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import Diagnostic
 from referee.output import json_text, printable
+from referee.render.tables import table
 from referee.scoring import Score, winners
-from referee.tables import table
 
 if TYPE_CHECKING:  # the checking pipeline (replay, engine) is not needed to render a diagnostic
-    from referee.report import LogReport
+    from referee.check import LogReport
 
 
 def diagnostic_line(d: Diagnostic, file: str) -> str:

@@ -1,7 +1,7 @@
 """Checking a game log end to end: read, replay, score, compare with the written result.
 
 `check_log` is what `referee validate` and `referee score` run for each file; it returns a
-`LogReport` value that `referee.render` turns into text or JSON.
+`LogReport` value that `referee.render.report` turns into text or JSON.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from referee.diagnostics import RULE_ERROR, Diagnostic, InputError
 from referee.records.log import GameRecord, read_log
-from referee.replay import Replay, replay
+from referee.replays import Replay, replay
 from referee.rulesets.rules import Rules
 from referee.scoring import Score, score
 

@@ -1,0 +1,1 @@
+"""Rendering: reports, rules and shipping answers as text and JSON, and the one table drawer."""

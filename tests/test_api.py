@@ -1,0 +1,95 @@
+"""The public Python API: the README's examples run, every public name resolves, the names
+never turn into modules, and a user's script type-checks under mypy --strict."""
+
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import referee
+from tests.conftest import ROOT
+
+
+def _readme_section(title: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else None]
+
+
+def test_the_readme_python_api_examples_run(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(ROOT)  # the examples read the bundled fixtures, from the project's folder
+    section = _readme_section("Python API")
+    examples = doctest.DocTestParser().get_doctest(section, {}, "README.md: Python API", "README.md", 0)
+    assert len(examples.examples) >= 15
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(examples)
+    assert runner.failures == 0, "an example of the README's Python API section gave another result (see the output above)"
+
+
+def test_every_public_name_resolves():
+    for name in referee.__all__:
+        assert getattr(referee, name) is not None, name
+    assert set(referee.__all__) == {"__version__", *referee._API}
+
+
+def test_a_public_function_stays_a_function_after_its_modules_are_imported():
+    import referee.check
+    import referee.replays  # the imports set package attributes: none may hide a public name
+
+    record = referee.read_log((ROOT / "fixtures" / "game-2p.yaml").read_bytes(), "game-2p.yaml")
+    assert referee.replay(record).complete
+    assert referee.replay(record).complete  # once was always fine; twice broke before
+    assert callable(referee.check_log) and callable(referee.ship)
+
+
+def test_an_unknown_name_says_so():
+    with pytest.raises(AttributeError, match="no attribute 'validate'"):
+        referee.validate  # noqa: B018
+
+
+USER_SCRIPT = '''
+from pathlib import Path
+
+import referee
+
+
+def totals(path: Path) -> dict[str, int]:
+    report: referee.LogReport = referee.check_log(path.read_bytes(), path.name)
+    return {score.player: score.total for score in report.scores or []}
+
+
+def first_error(text: str) -> str | None:
+    run: referee.Replay = referee.replay(referee.read_log(text, "log.yaml"))
+    return None if run.error is None else f"{run.error.rule}: {run.error.message}"
+
+
+def moves_now(game: referee.Game, player: int) -> list[str]:
+    return [move.text(game.rules) for move in referee.legal_moves(game, player)]
+
+
+def shipping(path: Path) -> list[int]:
+    answer: referee.Answer = referee.ship(referee.read_position(path.read_bytes(), path.name))
+    return [vp.best for vp in answer.vp]
+
+
+def winners_of(boards: list[referee.Board], rules: referee.Rules) -> list[str]:
+    return referee.winners(referee.score(boards, rules))
+'''
+
+
+def test_a_user_script_passes_mypy_strict(tmp_path: Path):
+    script = tmp_path / "user_script.py"
+    script.write_text(textwrap.dedent(USER_SCRIPT))
+    wrong = tmp_path / "wrong_script.py"  # the check can fail: a wrong type is found through the API
+    wrong.write_text("import referee\n\ntotal: str = referee.check_log(b'', 'x.yaml').exit_code\n")
+    command = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental"]
+    out = subprocess.run([*command, str(script)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    out = subprocess.run([*command, str(wrong)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1 and "Incompatible types in assignment" in out.stdout, out.stdout + out.stderr
