@@ -317,7 +317,7 @@ def _settler(text: str, rules: Rules) -> AnyMove:
     extra = None
     first = _leading_building(rules, clauses[0], "settle.extra-tile")
     if first is not None:
-        extra = _lookup(rules, first[1], GOOD)[1]
+        extra = _lookup(rules, first[1], GOOD, QUARRY)[1]  # a quarry reads well, and the engine refuses it (a rule, not a typo)
         clauses = clauses[1:]
     tile = None
     if clauses and not _is_building_with(rules, clauses[0], "settle.colonist") and normalize(clauses[0]) != "forest":
@@ -333,9 +333,6 @@ def _settler(text: str, rules: Rules) -> AnyMove:
             raise MoveError(
                 f"unexpected clause '{clause}' in {a(rules.name('settler'))} move (expected {a(rules.terms.plantation[0])} or {rules.quarry.name}, then '{_word(rules, 'settle.colonist', 'hospice')}')"
             )
-    if tile is None and (hospice or forest):
-        word = _word(rules, "settle.colonist", "hospice") if hospice else "forest"
-        raise MoveError(f"'{text}': the '{word}' clause needs {a(rules.terms.plantation[0])} or {rules.quarry.name} taken")
     return Settle(extra_tile=extra, tile=tile, hospice=hospice, forest=forest)
 
 

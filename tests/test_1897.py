@@ -732,8 +732,8 @@ MESSAGES = [
         - planter: Anna
           moves:
             - Anna: hospital
-        """), "log.move", "Anna: hospital",
-     ["'hospital'", "needs an estate or quarry taken"],
+        """), "settler.hospice", "Anna: hospital",
+     ["the Hospital's worker comes with a face-up estate or a quarry taken; Anna took no tile"],
      None),
     ("trader-move", _log("""
         - trader: Anna

@@ -308,6 +308,29 @@ def test_the_settler_cannot_turn_a_quarry_into_a_forest():
     assert_error(report, "settler.forest", line_of(text, "- Anna: quarry, forest"))
 
 
+
+def test_a_forest_needs_a_tile_taken_from_the_row():
+    # "forest" alone reads well (a clause of the settler's move): it breaks the forest house's
+    # rule, an error of the rules (exit 1) at its line. Passing: "sugar, forest" above.
+    text = log("""
+        # round 1: governor Anna
+        - builder: Anna
+          moves:
+            - Anna: forest house
+        - mayor: Ben
+        - craftsman: Cleo
+        # round 2: governor Ben
+        - craftsman: Ben
+        - trader: Cleo
+        - settler: Anna
+          moves:
+            - Anna: forest
+        """)
+    report = check(text)
+    assert_error(report, "settler.forest", last_line_of(text, "- Anna: forest"))
+    assert report.exit_code == 1
+    assert "a forest is a face-up plantation placed face down; Anna took no tile" in report.errors[0].message
+
 # --- Black Market (B3, D48): up to 1 colonist, 1 barrel, 1 VP chip as doubloons, spending all money ---
 # The real expansion-1 ruleset: 2 doubloons each.
 

@@ -268,8 +268,13 @@ def test_without_an_occupied_hacienda_no_face_down_tile_is_drawn():
 
 
 def test_the_hacienda_tile_cannot_be_a_quarry():
+    # The move reads well ("hacienda" and a tile): breaking the hacienda's rule is a rule error
+    # (exit 1) at its line, not a reading error.
     text = with_building("hacienda", "hacienda", "- Cleo: sugar\n- Anna: hacienda quarry")
-    assert_error(check(text), "log.move", line_of(text, "- Anna: hacienda quarry"))
+    report = check(text)
+    assert_error(report, "settler.hacienda", line_of(text, "- Anna: hacienda quarry"))
+    assert report.exit_code == 1
+    assert "draws a face-down plantation, never a quarry" in report.errors[0].message
 
 
 # Round 15 of a four-player game: only one tobacco is left face down; Lena (settler) and Yusuf have
@@ -314,6 +319,21 @@ def test_hospice_works_on_the_settlers_quarry():
 def test_without_a_hospice_no_colonist_comes_with_the_tile():
     text = hospice("coffee", sami="corn, hospice")
     assert_error(check(text), "settler.hospice", last_line_of(text, "- Sami: corn, hospice"))
+
+
+def test_the_hospice_colonist_needs_a_tile_from_the_row_not_the_hacienda_tile_alone():
+    text = hospice("hacienda tobacco, hospice")
+    report = check(text)
+    assert_error(report, "settler.hospice", last_line_of(text, "- Lena: hacienda tobacco, hospice"))
+    assert report.exit_code == 1
+    assert "Lena took only the Hacienda's face-down plantation" in report.errors[0].message
+
+
+def test_a_hospice_colonist_with_no_tile_at_all_is_a_rule_error():
+    text = hospice("hospice")
+    report = check(text)
+    assert_error(report, "settler.hospice", last_line_of(text, "- Lena: hospice"))
+    assert "Lena took no tile" in report.errors[0].message
 
 
 def test_hacienda_must_name_a_kind_the_stacks_still_hold():

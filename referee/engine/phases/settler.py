@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.moves import AnyMove, Keep, Settle
@@ -28,6 +30,8 @@ class Settler(TurnPhase):
         if not isinstance(move, Settle):
             raise wrong_move(self, move)
         g, rules, b = self.g, self.rules, self.board(p)
+        if move.tile is None and (move.hospice or move.forest):
+            self._clause_without_tile(p, move)
         if move.extra_tile is not None:
             self._draw_extra(p, move.extra_tile)
         if move.tile is None:
@@ -78,8 +82,24 @@ class Settler(TurnPhase):
         if not self.board(p).has(rules, "settle.forest"):
             raise RuleViolation("settler.forest", f"{self.who(p)} has no occupied building that turns {rules.terms.plantation[1]} into forests")
 
+    def _clause_without_tile(self, p: int, move: Settle) -> NoReturn:
+        """A hospice colonist or a forest with no tile taken from the row (the hacienda's
+        face-down tile is not one: its clauses are the picked tile's)."""
+        rules = self.rules
+        took = f"took only the {rules.power_names('settle.extra-tile')}'s face-down {rules.terms.plantation[0]}" if move.extra_tile is not None else "took no tile"
+        if move.hospice:
+            names = rules.power_names("settle.colonist")
+            raise RuleViolation(
+                "settler.hospice",
+                f"the {names}'s {rules.terms.colonist[0]} comes with a face-up {rules.terms.plantation[0]} or {a(self.nm(rules.quarry.id))} taken; {self.who(p)} {took}",
+            )
+        raise RuleViolation("settler.forest", f"a forest is a face-up {rules.terms.plantation[0]} placed face down; {self.who(p)} {took}")
+
     def _draw_extra(self, p: int, kind: str) -> None:
         g, rules, b = self.g, self.rules, self.board(p)
+        if kind == rules.quarry.id:
+            names = rules.power_names("settle.extra-tile")
+            raise RuleViolation("settler.hacienda", f"the {names} draws a face-down {rules.terms.plantation[0]}, never {a(self.nm(kind))}")
         if not b.has(rules, "settle.extra-tile"):
             names = rules.power_names("settle.extra-tile")
             raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down {rules.terms.plantation[0]} may be drawn")
