@@ -137,8 +137,11 @@ def score(
     _done(report.exit_code)
     if format is Format.json:
         print(render.report_json(report))
-    elif report.errors or report.scores is None:
+    elif report.scores is None:
         print(render.report_text(report))
+    elif report.errors:  # a written result that disagrees: the mismatch, then the scores as replayed
+        print("\n".join(render.diagnostic_line(d, report.file) for d in report.errors))
+        print(render.scores_text(report))
     elif sys.stdout.isatty():
         from rich.console import Console
 

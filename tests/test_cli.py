@@ -244,3 +244,35 @@ def test_version_is_the_package_version():
 def test_shell_completion_is_offered():
     out = run("--show-completion", "bash")
     assert out.returncode == 0 and "REFEREE_COMPLETE=complete_bash" in out.stdout and "complete -o default -F" in out.stdout
+
+
+# --- scores in text wherever the JSON has them ---
+
+
+def test_validate_text_shows_the_scores_of_a_complete_game():
+    out = run("validate", str(FIXTURES / "game-3p.yaml"))
+    assert out.returncode == 0
+    assert out.stdout.strip().endswith("winner: Ines with 44 VP; scores: Ines 44, Tobias 41, Marek 40")
+
+
+def test_validate_provisional_text_shows_the_provisional_scores():
+    out = run("validate", "--provisional", str(FIXTURES / "formats-log.yaml"))
+    assert out.returncode == 0
+    assert "; provisional scores: " in out.stdout
+    without = run("validate", str(FIXTURES / "formats-log.yaml"))
+    assert "scores" not in without.stdout  # without the flag, a game in progress is not scored
+
+
+def test_a_wrong_written_result_shows_the_mismatch_then_the_scores_as_replayed(tmp_path):
+    log = tmp_path / "club.yaml"
+    log.write_text((FIXTURES / "game-3p.yaml").read_text().replace("result: {Ines: 44", "result: {Ines: 45"))
+    out = run("score", str(log))
+    assert out.returncode == 1
+    lines = out.stdout.splitlines()
+    assert "error[result.mismatch]: Ines scores 44 (32 shipping + 12 buildings), not 45" in lines[0]
+    assert lines[1] == f"{log}: final scores [base]"
+    assert any(line.startswith("Ines") and " 44 " in line for line in lines[2:])
+    assert lines[-2] == "winner: Ines with 44 VP"
+    out = run("validate", str(log))
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[1] == f"{log}: scores as replayed: Ines 44, Tobias 41, Marek 40"

@@ -67,12 +67,25 @@ def report_json(r: LogReport) -> str:
 
 
 def report_text(r: LogReport) -> str:
-    """The validation verdict for one log: its diagnostics, or what state the game is in."""
+    """The validation verdict for one log: its diagnostics, or what state the game is in; and
+    the scores wherever the JSON has them (a game whose written result is wrong still has its
+    scores as replayed)."""
     if r.errors:
-        return "\n".join(diagnostic_line(d, r.file) for d in r.errors)
+        lines = [diagnostic_line(d, r.file) for d in r.errors]
+        if r.scores:
+            lines.append(printable(f"{r.file}: scores as replayed: {totals_text(r.scores)}"))
+        return "\n".join(lines)
     if r.complete:
-        return printable(f"{r.file}: valid, complete game ({r.moves} moves); {winner_text(r.scores)}" if r.scores else f"{r.file}: valid, complete game ({r.moves} moves)")
-    return printable(f"{r.file}: valid so far, game in progress ({r.moves} moves); next: {r.waiting}")
+        if r.scores:
+            return printable(f"{r.file}: valid, complete game ({r.moves} moves); {winner_text(r.scores)}; scores: {totals_text(r.scores)}")
+        return printable(f"{r.file}: valid, complete game ({r.moves} moves)")
+    scores = f"; provisional scores: {totals_text(r.scores)}" if r.scores else ""
+    return printable(f"{r.file}: valid so far, game in progress ({r.moves} moves); next: {r.waiting}{scores}")
+
+
+def totals_text(scores: list[Score]) -> str:
+    """'Ines 44, Tobias 41, Marek 40': each player's total, by rank."""
+    return ", ".join(f"{s.player} {s.total}" for s in sorted(scores, key=lambda s: s.rank))
 
 
 def winner_text(scores: list[Score] | None) -> str:
