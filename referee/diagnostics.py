@@ -37,14 +37,16 @@ class Diagnostic:
 class RuleViolation(Exception):
     """Raised by the engine when a move breaks a rule; the replay adds the move's location.
 
-    `location`, when the engine knows better (a `keep` entry), overrides the move's.
+    `location`, when the engine knows better (a `keep` entry), overrides the move's; `item`,
+    the index of the item of a list that breaks the rule (a building of `setup.buildings`).
     """
 
-    def __init__(self, rule: str, message: str, location: Location | None = None) -> None:
+    def __init__(self, rule: str, message: str, location: Location | None = None, item: int | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
         self.location = location
+        self.item = item
 
     def diagnostic(self, location: Location | None) -> Diagnostic:
         """This violation as a diagnostic at its own location, else at `location`."""

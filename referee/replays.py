@@ -35,7 +35,9 @@ def replay(record: GameRecord) -> Replay:
     try:
         game = Game(record.rules, record.players, record.plantations, record.buildings)
     except RuleViolation as exc:
-        where = record.buildings_location if exc.rule == "setup.buildings" and record.buildings_location else record.setup_location
+        where = record.setup_location
+        if exc.rule == "setup.buildings":  # at the building that breaks the selection, else at the list
+            where = record.building_locations[exc.item] if exc.item is not None else record.buildings_location or where
         return Replay(record, None, exc.diagnostic(where), False, None, 0)
     applied = 0
     pending: Missing | None = None

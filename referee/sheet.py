@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from referee.check import LogReport
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.engine.selection import selection_problems
 from referee.engine.state import Board
 from referee.modelcheck import validate
 from referee.records.names_list import names_in
@@ -52,9 +53,51 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
     if not root.is_map:
         raise InputError([Diagnostic("sheet.not-a-mapping", "a score sheet is a mapping with ruleset and players", root.location, READ_ERROR)])
     supply_ruleset(root, ruleset)
-    sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
+    try:
+        sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
+    except InputError as shape:
+        # Every problem at once: a player's field of the wrong shape is set aside, and the rest
+        # of the sheet is still checked against the ruleset.
+        salvaged = _without_bad_fields(root.plain())
+        if salvaged is None:
+            raise
+        try:
+            _boards(root, salvaged, ruleset_of(root, ruleset, base_dir))
+        except InputError as more:
+            raise InputError(_in_order(shape.diagnostics + more.diagnostics)) from None
+        raise
     rules = ruleset_of(root, ruleset, base_dir)
     return rules, _boards(root, sheet, rules)
+
+
+def _without_bad_fields(plain: object) -> ScoreSheetModel | None:
+    """The sheet with each player's fields that break the model left out (a missing `chips`
+    read as 0), if that makes it valid; None when the problem is not inside a player."""
+    from pydantic import ValidationError
+
+    try:
+        ScoreSheetModel.model_validate(plain)
+    except ValidationError as exc:
+        if not isinstance(plain, dict) or not isinstance(plain.get("players"), dict):
+            return None
+        players = {name: dict(fields) if isinstance(fields, dict) else fields for name, fields in plain["players"].items()}
+        for error in exc.errors(include_url=False):
+            at = error["loc"]
+            if len(at) < 3 or at[0] != "players" or not isinstance(players.get(at[1]), dict):
+                return None
+            players[at[1]].pop(at[2], None)
+        for fields in players.values():
+            if isinstance(fields, dict):
+                fields.setdefault("chips", 0)
+        try:
+            return ScoreSheetModel.model_validate({**plain, "players": players})
+        except ValidationError:
+            return None
+    return None  # pragma: no cover (called only when the sheet broke the model)
+
+
+def _in_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return sorted(diagnostics, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
 
 
 def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
@@ -139,7 +182,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             if player.colonists < occupied:
                 err(
                     "sheet.colonists",
-                    f"{pname} has {occupied} occupied buildings but {counted(player.colonists, rules.terms.colonist)}",
+                    f"{pname} has {counted(occupied, ('occupied building', 'occupied buildings'))} but {counted(player.colonists, rules.terms.colonist)}",
                     fields["colonists"].location,
                 )
             board.san_juan = max(0, player.colonists - occupied)
@@ -169,8 +212,13 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
     barrels = sum(max(0, g.barrels - removed) for g in rules.model.goods)
     if total_goods > barrels:
         err("sheet.goods", f"the players hold {counted(total_goods, rules.terms.barrel)} together; the game has {barrels}", players_node.location)
+    if rules.model.selection is not None:  # the expansion's buildings must fit one selection
+        violet = [ident for ident in built if rules.building[ident].kind.endswith("violet")]
+        for problem in selection_problems(rules, violet, complete=False):
+            where = built[violet[problem.item]][0][1] if problem.item is not None else players_node.location
+            err("sheet.selection", problem.message, where)
     if errors:
-        raise InputError(sorted(errors, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0)))
+        raise InputError(_in_order(errors))
     return boards
 
 

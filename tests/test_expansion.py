@@ -98,23 +98,31 @@ def test_the_base_buildings_alone_are_a_valid_selection():
 
 
 @pytest.mark.parametrize(
-    "buildings, says",
+    "buildings, says, at",
     [
-        (swap(("aqueduct", "small indigo plant")), "the Small Indigo Plant is a production building"),
-        (swap(("black market", "forest house")), "the Forest House is chosen twice"),
-        # three at cost 2 (and none at cost 3)
-        (swap(("storehouse", "construction hut")), "the board has 2 spaces for violet buildings costing 2; 3 chosen"),
-        # one at cost 8
-        (tuple(n for n in SELECTION if n != "library"), "the board has 2 spaces for violet buildings costing 8; 1 chosen"),
-        (swap(("black market", "hacienda")), "Hacienda and Forest House may not be in the same game"),
+        (swap(("aqueduct", "small indigo plant")), "the Small Indigo Plant is a production building", ("small indigo plant", 1)),
+        (swap(("black market", "forest house")), "the Forest House is chosen twice", ("forest house", 2)),
+        # three at cost 2 (and none at cost 3): the third is the one with no space
+        (swap(("storehouse", "construction hut")), "the board has 2 spaces for violet buildings costing 2; 3 chosen", ("construction hut", 1)),
+        # one at cost 8: no building is wrong, the list is short
+        (tuple(n for n in SELECTION if n != "library"), "the board has 2 spaces for violet buildings costing 8; 1 chosen", None),
+        (swap(("black market", "hacienda")), "Hacienda and Forest House may not be in the same game", ("hacienda", 1)),
     ],
     ids=["production-building", "twice", "too-many-for-a-cost", "too-few-for-a-cost", "hacienda-with-forest-house"],
 )
-def test_a_broken_selection_is_refused_at_setup_buildings(buildings, says):
+def test_a_broken_selection_is_refused_at_the_building_that_breaks_it(buildings, says, at):
     text = log(FIRST_BUILD, buildings=buildings)
     report = check(text)
     assert_error(report, "setup.buildings", line_of(text, "buildings:"))
     assert says in report.errors[0].message
+    line = text.splitlines()[line_of(text, "buildings:") - 1]
+    column = line.index("[") + 1  # the list as a whole
+    if at is not None:  # the n-th time the name is written
+        name, nth = at
+        column = 0
+        for _ in range(nth):
+            column = line.index(name, column) + 1
+    assert report.errors[0].location.column == column
 
 
 def test_a_building_not_chosen_cannot_be_built():

@@ -80,6 +80,8 @@ BROKEN_CASES = [
     ("unknown-ruleset.yaml", "ruleset.unknown", 3),  # ruleset: basic
     ("negative-forest.yaml", "sheet.island", 10),  # Ben's forest: -7
     ("cloister-without-kinds.yaml", "sheet.missing", 10),  # Cleo's cloister, island: 12
+    ("six-large-buildings.yaml", "sheet.selection", 7),  # an Expansion I game has 5 large buildings: at the sixth, Cleo's fortress
+    ("hacienda-and-forest-house.yaml", "sheet.selection", 7),  # never in one game: at the later one, Cleo's hacienda
 ]
 
 
@@ -168,3 +170,47 @@ def test_a_cloister_with_the_island_by_kind_scores_its_sets():
     assert report.errors == []
     cleo = next(s for s in report.scores if s.player == "Cleo")
     assert cleo.bonus_by_building == {"Cloister": 6}  # 3 sets: 6 VP (1 set 1, 2 sets 3, 3 sets 6, 4 sets 10)
+
+
+def test_five_large_buildings_fit_an_expansion_game():
+    text = (BROKEN / "six-large-buildings.yaml").read_text().replace("statue, fortress", "statue")
+    report = score_sheet(text, "five.yaml")
+    assert report.errors == [] and report.scores is not None
+
+
+def test_every_problem_of_a_sheet_is_reported_at_once():
+    """A field of the wrong shape (a negative number) no longer hides the sheet's other
+    problems: each is reported at its own line."""
+    text = """\
+ruleset: expansion-1
+players:
+  Anna:
+    chips: -3
+    doubloons: 2
+    island: 14
+    buildings: [guild hall, residence, fortress, customs house, city hall, cloister]
+    occupied: [guild hall]
+  Ben: {chips: 12, buildings: [small market, wharf], occupied: [wharf]}
+"""
+    report = score_sheet(text, "night.yaml")
+    assert report.exit_code == 2
+    assert [(d.rule, d.location.line, d.location.column) for d in report.errors] == [
+        ("sheet.schema", 4, 12),  # chips: -3
+        ("sheet.island", 6, 13),  # 14 island spaces
+        ("sheet.selection", 7, 76),  # six large buildings (2 + 5 x 2 = 12 city spaces: full, not over): at the sixth
+    ]
+
+
+def test_one_occupied_building_is_written_in_the_singular():
+    text = "ruleset: base\nplayers:\n  Anna: {chips: 3, colonists: 0, buildings: [guild hall], occupied: [guild hall]}\n  Ben: {chips: 2}\n  Cleo: {chips: 1}\n"
+    report = score_sheet(text, "night.yaml")
+    assert [d.message for d in report.errors] == ["Anna has 1 occupied building but 0 colonists"]
+
+
+def test_a_sheet_given_as_a_log_points_to_score_sheet():
+    out = cli("score", str(SHEETS / "sheet-3p.yaml"))
+    assert out.returncode == 2
+    assert out.stdout.splitlines() == [
+        f"{SHEETS / 'sheet-3p.yaml'}:5:1: error[log.is-a-sheet]: this is a score sheet (players by name, each with chips ...), "
+        "not a game log: score it with `referee score --sheet`"
+    ]

@@ -11,6 +11,7 @@ from collections import Counter
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
+from referee.engine.selection import selection_problems
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
 from referee.moves import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
@@ -167,33 +168,10 @@ class Game:
 
     def _select(self, chosen: list[str]) -> None:
         """The violet buildings chosen before the game: every space filled, by cost (Expansion I)."""
-        selection = self.rules.model.selection
-        assert selection is not None
-        spaces = {slot.cost: slot.spaces for slot in selection.slots}
-        seen: set[str] = set()
-        for ident in chosen:
-            b = self.rules.building[ident]
-            if not b.kind.endswith("violet"):
-                raise RuleViolation("setup.buildings", f"the {b.name} is a production building: production buildings are always in the game, only violet ones are chosen")
-            if ident in seen:
-                raise RuleViolation("setup.buildings", f"the {b.name} is chosen twice")
-            seen.add(ident)
-        by_cost: dict[int, list[str]] = {}
-        for ident in chosen:
-            by_cost.setdefault(self.rules.building[ident].cost, []).append(self.nm(ident))
-        for cost, room in sorted(spaces.items()):
-            got = by_cost.get(cost, [])
-            if len(got) != room:
-                candidates = [b.name for b in self.rules.buildings if b.kind.endswith("violet") and b.cost == cost]
-                raise RuleViolation(
-                    "setup.buildings",
-                    f"the board has {room} space{'s' if room != 1 else ''} for violet buildings costing {cost}; "
-                    f"{len(got)} chosen ({listing(got, 'and')}); choose {room} of {listing(candidates, 'and')}",
-                )
-        for group in selection.exclusive:
-            both = [self.nm(i) for i in group if i in seen]
-            if len(both) > 1:
-                raise RuleViolation("setup.buildings", f"{listing(both, 'and')} may not be in the same game")
+        problems = selection_problems(self.rules, chosen, complete=True)
+        if problems:
+            raise RuleViolation("setup.buildings", problems[0].message, item=problems[0].item)
+        seen = set(chosen)
         for b in self.rules.buildings:
             if b.kind.endswith("violet") and b.id not in seen:
                 self.in_game.discard(b.id)

@@ -60,6 +60,7 @@ class GameRecord:
     setup_location: Location
     buildings: list[str] | None
     buildings_location: Location | None
+    building_locations: tuple[Location, ...]  # of each item of `buildings`
     phases: tuple[PhaseRecord, ...]
     result: dict[int, tuple[int, Location]] | None
     end_location: Location
@@ -85,6 +86,10 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
     if not root.is_map:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
     supply_ruleset(root, ruleset)
+    players = root.value.get("players")
+    if players is not None and players.is_map and "phases" not in root.value:
+        message = "this is a score sheet (players by name, each with chips ...), not a game log: score it with `referee score --sheet`"
+        raise InputError([Diagnostic("log.is-a-sheet", message, root.key_location("players"), READ_ERROR)])
     if not _plainly_valid(root):  # the model speaks for every problem of shape
         # pydantic's model machinery is imported only here, off the happy path (start-up time)
         from referee.modelcheck import validate
@@ -195,12 +200,14 @@ def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
             errors.add("log.unknown-name", f"the first face-up row: {exc}".replace("unknown good", f"unknown {rules.terms.plantation[0]}"), node.location)
     _check_selection_key(rules, setup, errors)
     buildings = None
+    building_locations: list[Location] = []
     buildings_node = setup.value.get("buildings")
     if buildings_node is not None and buildings_node.value is not None:
         buildings = []
         for node in buildings_node.value:
             try:
                 buildings.append(rules.lookup(node.text(), ("building",))[1])
+                building_locations.append(node.location)
             except UnknownName as exc:
                 errors.add("log.unknown-name", str(exc), node.location)
 
@@ -231,6 +238,7 @@ def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
         setup_location=setup.location,
         buildings=buildings,
         buildings_location=buildings_node.location if buildings_node is not None else None,
+        building_locations=tuple(building_locations),
         phases=tuple(phases),
         result=result,
         end_location=end,
