@@ -231,7 +231,7 @@ def play(
     if players not in rules.model.player_counts:
         print(printable(f"{ruleset}: error[play.players]: the {rules.id} ruleset is for {', '.join(str(n) for n in sorted(rules.model.player_counts))} players, not {players}"))
         raise typer.Exit(2)
-    text = to_log(play_game(rules, players, seed), ruleset)
+    text = to_log(play_game(rules, players, seed), _ruleset_as_written(ruleset, output))
     if output is None:
         sys.stdout.write(text)
         return
@@ -240,6 +240,18 @@ def play(
     except OSError as exc:
         print(printable(f"{output}: error[output.unwritable]: cannot write the log: {exc.strerror or exc}"))
         raise typer.Exit(2) from None
+
+
+def _ruleset_as_written(ruleset: str, output: Path | None) -> str:
+    """The `ruleset` key of a written log: a bundled name as given; a path (relative to the
+    working directory) made relative to the written file's folder, where a reader looks for it."""
+    from referee.rulesets.load import ruleset_path
+
+    path = ruleset_path(ruleset)
+    if path.parent == ruleset_path("base").parent:  # bundled
+        return ruleset
+    base = (output.parent if output is not None else Path()).resolve()
+    return Path(os.path.relpath(path.resolve(), base)).as_posix()
 
 
 class _Done:

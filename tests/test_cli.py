@@ -276,3 +276,42 @@ def test_a_wrong_written_result_shows_the_mismatch_then_the_scores_as_replayed(t
     out = run("validate", str(log))
     assert out.returncode == 1
     assert out.stdout.splitlines()[1] == f"{log}: scores as replayed: Ines 44, Tobias 41, Marek 40"
+
+
+# --- paths given as options are the user's: relative to the working directory ---
+
+
+def _run_in(folder, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=60, cwd=folder)
+
+
+def test_a_ruleset_option_is_found_from_the_working_directory_not_the_logs_folder(tmp_path):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "game.yaml").write_text((FIXTURES / "game-3p.yaml").read_text())
+    (tmp_path / "mine.yaml").write_text("extends: base\n")
+    out = _run_in(tmp_path, "validate", "--ruleset", "mine.yaml", "logs/game.yaml")
+    assert out.returncode == 0, out.stdout
+    assert "valid, complete game" in out.stdout
+
+
+def test_a_missing_ruleset_option_is_named_as_the_option_not_a_line_of_the_log(tmp_path):
+    (tmp_path / "game.yaml").write_text((FIXTURES / "game-3p.yaml").read_text())
+    out = _run_in(tmp_path, "validate", "--ruleset", "nothere.yaml", "game.yaml")
+    assert out.returncode == 2
+    assert out.stdout.startswith("game.yaml: error[ruleset.unknown]: --ruleset: unknown ruleset 'nothere.yaml'")
+
+
+def test_play_writes_the_ruleset_path_as_the_written_log_can_find_it(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "mine.yaml").write_text("extends: base\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    out = _run_in(work, "play", "--ruleset", "../rules/mine.yaml", "-o", "out/game.yaml", "--seed", "3")
+    assert out.returncode == 2 and "output.unwritable" in out.stdout  # no out/ folder: refused, not created
+    (work / "out").mkdir()
+    out = _run_in(work, "play", "--ruleset", "../rules/mine.yaml", "-o", "out/game.yaml", "--seed", "3")
+    assert out.returncode == 0, out.stdout
+    assert 'ruleset: "../../rules/mine.yaml"' in (work / "out" / "game.yaml").read_text()
+    assert _run_in(tmp_path, "validate", "work/out/game.yaml").returncode == 0  # from anywhere: found next to the log
+    bundled = _run_in(work, "play", "--ruleset", "expansion-1", "--seed", "3")
+    assert "ruleset: expansion-1" in bundled.stdout

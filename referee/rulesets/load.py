@@ -70,12 +70,15 @@ def supply_ruleset(root: YNode, override: str | None) -> None:
 def ruleset_of(root: YNode, override: str | None, base_dir: Path | None) -> Rules:
     """The ruleset a document names in its `ruleset` key (or `override`, from --ruleset), with
     its problems placed at that key (or at the top of the document)."""
-    name = override if override is not None else root.value["ruleset"].text()
+    if override is not None:  # an option's path is the user's, relative to the working directory
+        try:
+            return load_ruleset(override)
+        except InputError as exc:
+            raise InputError([d if d.location else Diagnostic(d.rule, f"--ruleset: {d.message}", None, d.exit_code) for d in exc.diagnostics]) from None
     try:
-        return load_ruleset(name, base_dir)
+        return load_ruleset(root.value["ruleset"].text(), base_dir)
     except InputError as exc:
-        at = root.value["ruleset"].location if override is None else root.location
-        raise InputError([d if d.location else d.at(at) for d in exc.diagnostics]) from None
+        raise InputError([d if d.location else d.at(root.value["ruleset"].location) for d in exc.diagnostics]) from None
 
 
 @lru_cache(maxsize=16)
