@@ -195,24 +195,29 @@ def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
 
 @app.command()
 def rules(
-    ruleset: Annotated[str, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, ...) or a path.")] = "base",
+    ruleset: Annotated[str | None, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, 1897-expansion-1) or a path.  [default: base]", show_default=False)] = None,
     building: Annotated[str | None, typer.Option("--building", "-b", help="Show one building in detail.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="The numbers of a game of this many players (setup, quarries, copies).")] = None,
     format: FormatOption = Format.text,
     override: Annotated[str | None, typer.Option("--ruleset", "-r", help="The ruleset to show (instead of RULESET).")] = None,
 ) -> None:
     """The ruleset's buildings and numbers as readable tables."""
+    from referee.names import normalize
     from referee.render.rules import rules_json, rules_text
 
-    if override is not None:
-        ruleset = override
+    if override is not None and ruleset is not None and normalize(override) != normalize(ruleset):
+        print(printable(f"{ruleset}: error[usage.ruleset]: two rulesets given, {ruleset} and --ruleset {override}: give one"))
+        raise typer.Exit(2)
+    ruleset = override or ruleset or "base"
     loaded = _ruleset_or_exit(ruleset)
     try:
         if format is Format.json:
             print(rules_json(loaded, building))
         else:
-            print(rules_text(loaded, building))
+            print(rules_text(loaded, building, players))
     except KeyError as exc:
-        print(printable(f"{ruleset}: error[rules.unknown-building]: {exc.args[0]}"))
+        rule = "rules.players" if players is not None and str(exc.args[0]).startswith("the ") else "rules.unknown-building"
+        print(printable(f"{ruleset}: error[{rule}]: {exc.args[0]}"))
         raise typer.Exit(2) from None
 
 

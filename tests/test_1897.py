@@ -181,7 +181,8 @@ def _rules_output(*args: str) -> str:
 def test_rules_1897_shows_1897_names_with_the_base_names_beside_them():
     out = _rules_output("1897")
     for row in (
-        r"planter\s+1\s+settler", r"recruiter\s+1\s+mayor", r"adventurer\s+1\s+prospector",
+        r"planter\s+may take a quarry instead of an estate\s+settler", r"recruiter\s+\+1 worker from the supply\s+mayor",
+        r"adventurer\s+\+1 coin\s+prospector",
         r"fruit\s+1\s+11\s+12\s+indigo",
         r"Small Fruit Depot\s.*\ssmall indigo plant", r"Large Fruit Depot\s.*\sindigo plant",
         r"Large Sugar Mill\s.*\ssugar mill", r"Builder's Yard\s.*\sconstruction hut", r"Hospital\s.*\shospice",
@@ -193,9 +194,9 @@ def test_rules_1897_shows_1897_names_with_the_base_names_beside_them():
     assert re.search(r"^VP tokens\s+65\s+75\s+100\s+126$", out, re.M)
     for words in ("starting coins", "workers in the supply", "workers on the work register", "face-up estates", "starting estates", "crates", "estates"):
         assert words in out
-    assert "1 crate kept without a warehouse, 1 coin on each unchosen role" in out
-    assert "game end: at the end of the phase in which the work register cannot be refilled" in out
-    assert "the VP tokens run out" in out
+    assert "1 crate kept without a warehouse; 1 coin on each unchosen role" in out
+    assert "game end: at the end of the phase in which the work register cannot be refilled, a player's building slots are filled or the VP tokens run out" in out
+    assert "when the VP tokens run out outside a captain phase, at the end of the next captain phase" in out
     assert "building slots" in out
     assert "+1 worker on the tile taken" in out  # the hospital
     assert "end: +1 VP per 3 workers" in out  # the fortress

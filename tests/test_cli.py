@@ -315,3 +315,46 @@ def test_play_writes_the_ruleset_path_as_the_written_log_can_find_it(tmp_path):
     assert _run_in(tmp_path, "validate", "work/out/game.yaml").returncode == 0  # from anywhere: found next to the log
     bundled = _run_in(work, "play", "--ruleset", "expansion-1", "--seed", "3")
     assert "ruleset: expansion-1" in bundled.stdout
+
+
+# --- referee rules, for a player to read ---
+
+
+def test_rules_states_each_roles_privilege_in_words():
+    out = run("rules", "base").stdout
+    for row in ("settler     may take a quarry instead of a plantation", "mayor       +1 colonist from the supply", "builder     pays 1 doubloon less",
+                "craftsman   +1 barrel of a kind produced", "trader      +1 doubloon for the sale", "captain     +1 VP with the first load"):  # fmt: skip
+        assert row in out, row
+
+
+def test_rules_writes_real_plurals():
+    out = run("rules", "base").stdout
+    assert "(s)" not in out
+    assert "+1 doubloon per sale" in out and "+2 doubloons per sale" in out  # small and large market
+    assert "keeps every barrel of 1 kind after" in out and "keeps every barrel of 2 kinds after" in out
+
+
+def test_rules_for_two_players_shows_their_numbers():
+    two = run("rules", "base", "--players", "2").stdout
+    assert "Setup for 2 players" in two
+    assert any(line.split()[:2] == ["quarry", "5"] for line in two.splitlines())
+    assert any(line.startswith("Wharf ") and line.split()[6] == "1" for line in two.splitlines())  # one copy of each violet building
+    every = run("rules", "base").stdout  # without --players: the usual number, and the counts that differ
+    assert any(line.split()[:4] == ["quarry", "8", "(2p:", "5)"] for line in every.splitlines())
+    assert "2 (2p: 1)" in every
+    out = run("rules", "base", "--players", "7")
+    assert out.returncode == 2 and "error[rules.players]: the base ruleset is for 2, 3, 4, 5 players, not 7" in out.stdout
+
+
+def test_rules_names_a_building_of_another_edition():
+    out = run("rules", "base", "--building", "fire station")
+    assert out.returncode == 2
+    assert "unknown building 'fire station'; Fire Station is the 1897 name of the Guild Hall" in out.stdout
+    assert "Guild Hall" in run("rules", "1897", "--building", "fire station").stdout
+
+
+def test_rules_refuses_two_different_rulesets():
+    out = run("rules", "1897", "--ruleset", "base")
+    assert out.returncode == 2 and "two rulesets given, 1897 and --ruleset base: give one" in out.stdout
+    assert run("rules", "base", "--ruleset", "Base").returncode == 0  # the same one twice is no conflict
+    assert "[1897]" in run("rules", "--ruleset", "1897").stdout

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from referee.diagnostics import InputError
 from referee.output import json_text, printable
 from referee.render.tables import table
 from referee.rulesets.compiled import plain
 from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
-from referee.text import a, count
+from referee.text import a, count, listing
 
 
 def power(b: Building, rules: Rules) -> str:
@@ -21,14 +24,17 @@ def power(b: Building, rules: Rules) -> str:
     if e is None:
         return "no power" if b.circles == 0 else "-"
     params = {k: v for k, v in vars(e).items() if k != "id"}
+    if e.id == "trade.bonus":
+        return f"+{count(params['doubloons'], t.doubloon)} per sale"
+    if e.id == "store.kinds":
+        return f"keeps every {t.barrel[0]} of {count(params['kinds'], ('kind', 'kinds'))} after the captain phase"
+    if e.id == "store.barrels":
+        return f"keeps {params['barrels']} more {t.barrel[0] if params['barrels'] == 1 else t.barrel[1]} after the captain phase"
     text = {
-        "trade.bonus": "+{doubloons} " + t.doubloon[0] + "(s) per sale",
         "trade.any-kind": "may sell a kind already in the " + t.trading_house,
         "settle.extra-tile": f"may also take the top face-down {t.plantation[0]}",
         "settle.quarry": f"may take a quarry instead of {a(t.plantation[0])}",
         "settle.colonist": f"+1 {t.colonist[0]} on the tile taken",
-        "store.kinds": f"keeps every {t.barrel[0]} of {{kinds}} kind(s) after the captain phase",
-        "store.barrels": f"keeps {{barrels}} more {t.barrel[1]} after the captain phase",
         "craft.kinds-bonus": t.doubloon[1] + " for kinds produced: {doubloons}",
         "build.colonist": f"+1 {t.colonist[0]} on the building built",
         "ship.load-vp": f"+{{vp}} {t.vp[0]} per load",
@@ -59,6 +65,23 @@ def power(b: Building, rules: Rules) -> str:
         return e.id
 
 
+def privilege(role: str, amount: int, rules: Rules) -> str:
+    """What the chooser of `role` gets over the others, in words (the role ids are the model's
+    closed list; each phase reads its privilege the same way)."""
+    t = rules.terms
+    if amount == 0:
+        return "none"
+    return {
+        "settler": f"may take {a(rules.name(rules.quarry.id))} instead of {a(t.plantation[0])}",
+        "mayor": f"+{count(amount, t.colonist)} from the supply",
+        "builder": f"pays {count(amount, t.doubloon)} less",
+        "craftsman": f"+{count(amount, t.barrel)} of a kind produced",
+        "trader": f"+{count(amount, t.doubloon)} for the sale",
+        "captain": f"+{count(amount, t.vp)} with the first load",
+        "prospector": f"+{count(amount, t.doubloon)}",
+    }.get(role, str(amount))
+
+
 def _show(value: Any, rules: Rules) -> str:
     """A parameter for people: ids as names, tables as 'k: v' lists."""
     if isinstance(value, dict):
@@ -76,20 +99,23 @@ def _base_name(thing: Any) -> str:
     return "" if base.lower() == thing.name.lower() else base
 
 
-def rules_text(rules: Rules, building: str | None = None) -> str:
-    """The ruleset as plain-text tables."""
+def rules_text(rules: Rules, building: str | None = None, players: int | None = None) -> str:
+    """The ruleset as plain-text tables; with `players`, the numbers of a game of that many
+    (KeyError for a count the ruleset has none for)."""
     m = rules.model
+    if players is not None and players not in m.player_counts:
+        raise KeyError(f"the {m.id} ruleset is for {', '.join(str(n) for n in sorted(m.player_counts))} players, not {players}")
     if building is not None:
-        return _building_text(rules, building)
+        return _building_text(rules, building, players)
     renamed = any(_base_name(x) for x in (*m.buildings, *m.goods, *m.roles))
     extends = ", ".join(m.extends) if isinstance(m.extends, tuple) else m.extends
     lines = [f"{m.title} [{m.id}]" + (f", extends {extends}" if extends else "")]
     if m.source:
         lines.append(f"source: {m.source}")
-    counts = sorted(m.player_counts)
+    counts = sorted(m.player_counts) if players is None else [players]
     pcs = [m.player_counts[n] for n in counts]
     t = m.terms
-    lines += ["", "Setup by number of players"]
+    lines += ["", "Setup by number of players" if players is None else f"Setup for {players} players"]
     rows = [["players", *[str(n) for n in counts]]]
     rows.append([f"starting {t.doubloon[1]}", *[str(p.doubloons) for p in pcs]])
     rows.append([t.vp_chip[1], *[str(p.vp_chips) for p in pcs]])
@@ -105,47 +131,83 @@ def rules_text(rules: Rules, building: str | None = None) -> str:
     rows = [["good", "price", t.barrel[1], t.plantation[1]] + (["base name"] if renamed else [])]
     for g in m.goods:
         rows.append([g.name, str(g.price), str(g.barrels), str(g.plantations)] + ([_base_name(g)] if renamed else []))
-    rows.append([m.quarry.name, "", "", str(m.quarry.count)] + ([_base_name(m.quarry)] if renamed else []))
+    rows.append([m.quarry.name, "", "", _by_players(rules, players, lambda n: rules.players(n).quarries or m.quarry.count)] + ([_base_name(m.quarry)] if renamed else []))
     lines += table(rows, {1, 2, 3})
     lines += ["", "Roles"]
     rows = [["role", t.privilege] + (["base name"] if renamed else [])]
     for r in m.roles:
-        rows.append([r.name, str(r.privilege)] + ([_base_name(r)] if renamed else []))
-    lines += table(rows, {1})
+        rows.append([r.name, privilege(r.id, r.privilege, rules)] + ([_base_name(r)] if renamed else []))
+    lines += table(rows)
     lines += ["", "Buildings"]
     rows = [["building", "cost", "VP", "col", "circles", "size", "copies", "kind", "power"] + (["base name"] if renamed else [])]
     for b in m.buildings:
         rows.append(
-            [b.name, str(b.cost), str(b.vp), str(b.column), str(b.circles), str(b.size), str(b.copies), b.kind, power(b, rules)]
+            [b.name, str(b.cost), str(b.vp), str(b.column), str(b.circles), str(b.size), _by_players(rules, players, partial(rules.copies, b)), b.kind, power(b, rules)]
             + ([_base_name(b)] if renamed else [])
         )
     lines += table(rows, {1, 2, 3, 4, 5, 6})
     lines += [
         "",
-        f"{t.island} {m.island_spaces} spaces, {t.city} {m.city_spaces} spaces, {t.trading_house} {count(m.trading_house_spaces, t.barrel)}, "
-        f"{count(m.windrose_barrels, t.barrel)} kept without a warehouse, {m.role_money} {t.doubloon[0]} on each unchosen role",
-        f"game end: at the end of the {m.end.timing} in which "
-        + ", ".join(
-            w
-            for w, on in (
-                (f"the {t.colonist_ship} cannot be refilled", m.end.colonists_short),
-                (f"a player's {t.city} is filled", m.end.city_full),
-                (f"the {t.vp_chip[1]} run out", m.end.vp_chips_out),
-            )
-            if on
-        ),
+        f"{t.island}: {m.island_spaces} spaces; {t.city}: {m.city_spaces} spaces; {t.trading_house}: {count(m.trading_house_spaces, t.barrel)}; "
+        f"{count(m.windrose_barrels, t.barrel)} kept without a warehouse; {count(m.role_money, t.doubloon)} on each unchosen role",
+        end_text(rules),
     ]
     return "\n".join(printable(line) for line in lines)
+
+
+def end_text(rules: Rules) -> str:
+    """When the game ends, in words: the triggers and the timing."""
+    m, t = rules.model, rules.terms
+    triggers = [
+        words
+        for words, on in (
+            (f"the {t.colonist_ship} cannot be refilled", m.end.colonists_short),
+            (f"a player's {t.city} {'are' if t.city.endswith('s') else 'is'} filled", m.end.city_full),
+            (f"the {t.vp_chip[1]} run out", m.end.vp_chips_out),
+        )
+        if on
+    ]
+    if m.end.timing == "round":
+        return f"game end: at the end of the round in which {listing(triggers, 'or')}"
+    return (
+        f"game end: at the end of the phase in which {listing(triggers, 'or')}; when the {t.vp_chip[1]} run out "
+        f"outside a {rules.name('captain')} phase, at the end of the next {rules.name('captain')} phase"
+    )
+
+
+def _by_players(rules: Rules, players: int | None, number: Callable[[int], int]) -> str:
+    """A number for `players`, or the usual one with the player counts that differ: '2 (2p: 1)'."""
+    if players is not None:
+        return str(number(players))
+    counts = sorted(rules.model.player_counts)
+    usual = max(counts, key=lambda n: ([number(k) for k in counts].count(number(n)), n))
+    others = [f"{n}p: {number(n)}" for n in counts if number(n) != number(usual)]
+    return str(number(usual)) + (f" ({', '.join(others)})" if others else "")
 
 
 def _find_building(rules: Rules, name: str) -> Building:
     try:
         return rules.building[rules.lookup(name, (BUILDING,))[1]]
     except UnknownName as exc:
-        raise KeyError(str(exc)) from None
+        raise KeyError(str(exc) + _other_edition(rules, name)) from None
 
 
-def _building_text(rules: Rules, name: str) -> str:
+def _other_edition(rules: Rules, name: str) -> str:
+    """A hint for a building's name from another bundled edition: '; Fire Station is the 1897
+    name of the Guild Hall' (only read when a name is unknown)."""
+    from referee.rulesets.load import bundled_rulesets, load_ruleset
+
+    for other in bundled_rulesets():
+        try:
+            ident = load_ruleset(other).lookup(name, (BUILDING,))[1]
+        except (UnknownName, InputError):
+            continue
+        if ident in rules.building:
+            return f"; {load_ruleset(other).name(ident)} is the {other} name of the {rules.name(ident)}"
+    return ""
+
+
+def _building_text(rules: Rules, name: str, players: int | None = None) -> str:
     b = _find_building(rules, name)
     lines = [b.name + (f" (base name: {_base_name(b)})" if _base_name(b) else "")]
     for label, value in (
@@ -154,7 +216,7 @@ def _building_text(rules: Rules, name: str) -> str:
         ("quarry column", b.column),
         ("circles", b.circles),
         (f"{rules.terms.city} spaces", b.size),
-        ("copies", b.copies),
+        ("copies", _by_players(rules, players, partial(rules.copies, b))),
         ("kind", b.kind),
         ("power", power(b, rules)),
         ("effect id", b.effect.id if b.effect else "-"),
