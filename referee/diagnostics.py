@@ -38,15 +38,17 @@ class RuleViolation(Exception):
     """Raised by the engine when a move breaks a rule; the replay adds the move's location.
 
     `location`, when the engine knows better (a `keep` entry), overrides the move's; `item`,
-    the index of the item of a list that breaks the rule (a building of `setup.buildings`).
+    the index of the item of a list that breaks the rule (a building of `setup.buildings`);
+    `explained`, the sentence already says what to write instead.
     """
 
-    def __init__(self, rule: str, message: str, location: Location | None = None, item: int | None = None) -> None:
+    def __init__(self, rule: str, message: str, location: Location | None = None, item: int | None = None, explained: bool = False) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
         self.location = location
         self.item = item
+        self.explained = explained  # the sentence already says what to write instead: no list of legal moves after it
 
     def diagnostic(self, location: Location | None) -> Diagnostic:
         """This violation as a diagnostic at its own location, else at `location`."""

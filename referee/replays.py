@@ -42,6 +42,7 @@ def replay(record: GameRecord) -> Replay:
     applied = 0
     pending: Missing | None = None
     pending_phase: PhaseRecord | None = None
+    during: str | None = None  # a log that stops inside its last phase: the decision there
     for entry in record.phases:
         if pending is not None:
             where = pending_phase.location if pending.at_phase and pending_phase else entry.location
@@ -58,6 +59,8 @@ def replay(record: GameRecord) -> Replay:
             except RuleViolation as exc:
                 return Replay(record, game, _legal_here(exc, record, entry, i).diagnostic(move.location), False, None, applied)
             applied += 1
+        if entry is record.phases[-1]:
+            during = legal.still_deciding(game)
         try:
             game.finish_phase(reveal=entry.reveal, keep=entry.keep)
         except Missing as exc:
@@ -71,9 +74,11 @@ def replay(record: GameRecord) -> Replay:
                 where = entry.reveal_location
             return Replay(record, game, exc.diagnostic(where), False, None, applied)
     if pending is not None:
-        return Replay(record, game, None, False, pending.message, applied)
-    if game.over:
+        return Replay(record, game, None, False, f"{during}; then {pending.message}" if during else pending.message, applied)
+    if game.over:  # the players left out of the last phase passed, and the game is over
         return Replay(record, game, None, True, None, applied)
+    if during is not None:  # the log may stop inside the phase, or its players left out passed
+        return Replay(record, game, None, False, f"{during} (or, if the moves left out are passes: {next_decision(game)})", applied)
     return Replay(record, game, None, False, next_decision(game), applied)
 
 
@@ -85,7 +90,7 @@ def _legal_here(exc: RuleViolation, record: GameRecord, entry: PhaseRecord, upto
 
     The game is replayed afresh to just before the offending role choice (`upto` None) or move,
     as a failed move may have changed the state before it was refused."""
-    if exc.rule == "game.over":
+    if exc.rule == "game.over" or exc.explained:
         return exc
     game = Game(record.rules, record.players, record.plantations, record.buildings)
     for ph in record.phases:

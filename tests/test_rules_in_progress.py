@@ -23,18 +23,29 @@ def test_a_log_without_phases_waits_for_the_governor():
 
 
 def test_between_phases_the_next_chooser_and_the_free_roles_are_named():
-    report = check(game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n"))
+    report = check(game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n    - Ben: pass\n    - Cleo: pass\n"))
     assert_valid(report)
     assert report.waiting == "round 1, governor Anna: Ben chooses a role (settler, mayor, craftsman, trader or captain)"
 
 
-def test_players_left_out_of_the_last_phase_have_passed():
-    # formats.md: a player who does not act is left out of `moves`; so Cleo has passed here.
+def test_a_log_that_stops_inside_a_phase_names_the_next_decision_there():
+    # formats.md: a player who does not act may be left out of `moves`, and a log may stop
+    # anywhere: a last phase with players left out is either stopped there or over. Both are said.
     text = game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n    - Ben: pass\n")
     report = check(text)
     assert_valid(report)
     assert report.complete is False
-    assert report.waiting == "round 1, governor Anna: Ben chooses a role (settler, mayor, craftsman, trader or captain)"
+    assert report.waiting == (
+        "the builder phase: Cleo may build (2 doubloons) (or, if the moves left out are passes: "
+        "round 1, governor Anna: Ben chooses a role (settler, mayor, craftsman, trader or captain))"
+    )
+
+
+def test_players_who_cannot_act_are_not_waited_for():
+    # A trader phase in round 1: nobody holds a barrel, so nobody can sell and nobody is waited for.
+    report = check(game_log("- trader: Anna\n"))
+    assert_valid(report)
+    assert report.waiting == "round 1, governor Anna: Ben chooses a role (settler, mayor, builder, craftsman or captain)"
 
 
 def test_a_game_in_progress_still_stops_at_an_illegal_move():
@@ -79,3 +90,22 @@ def test_the_complete_corpus_game_is_not_in_progress():
     report = check((CORPUS / "game-5p-4.yaml").read_text())
     assert_valid(report)
     assert report.complete is True and report.waiting is None
+
+
+def test_a_move_written_before_an_earlier_players_names_the_order_of_the_lines():
+    text = game_log("- settler: Anna\n  moves:\n    - Anna: quarry\n    - Cleo: corn\n    - Ben: coffee\n")
+    report = check(text)
+    assert_error(report, "turn.not-your-turn", line_of(text, "- Ben: coffee"))
+    assert report.errors[0].message == (
+        "Ben's move is written after Cleo's, but Ben's turn comes first (in the settler phase each player moves once, clockwise from Anna: "
+        "Anna, Ben, Cleo); a player left out of the moves passes, so Cleo's move passed Ben: write Ben's move before Cleo's"
+    )
+    fixed = game_log("- settler: Anna\n  moves:\n    - Anna: quarry\n    - Ben: coffee\n    - Cleo: corn\n")
+    assert_valid(check(fixed))
+
+
+def test_a_second_move_of_a_player_is_still_named_as_such():
+    text = game_log("- settler: Anna\n  moves:\n    - Anna: quarry\n    - Ben: coffee\n    - Ben: corn\n")
+    report = check(text)
+    assert_error(report, "turn.not-your-turn", line_of(text, "- Ben: corn"))
+    assert report.errors[0].message.startswith("Ben has had their turn: in the settler phase each player moves once, clockwise from Anna (Anna, Ben, Cleo); next is Cleo")

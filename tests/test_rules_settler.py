@@ -100,7 +100,13 @@ def test_a_missing_reveal_is_reported_at_the_settler_phase_once_play_goes_on():
 def test_a_log_that_stops_before_the_reveal_is_a_game_in_progress():
     report = check(settler("- Anna: coffee", reveal=""))
     assert_valid(report)
-    assert report.complete is False and "reveal" in (report.waiting or "")
+    assert report.complete is False
+    assert report.waiting == (
+        "the settler phase: Ben may take a plantation (indigo, sugar and corn); "
+        "then the settler phase needs a 'reveal' key: the new face-up row of 4 plantations"
+    )
+    everyone = check(settler("- Anna: coffee\n- Ben: pass\n- Cleo: pass", reveal=""))
+    assert everyone.waiting == "the settler phase needs a 'reveal' key: the new face-up row of 4 plantations"
 
 
 # The stacks hold indigo, sugar and tobacco (one each); 25 tiles lie in the discards after this phase.

@@ -78,13 +78,29 @@ def _reachable(game: Game, p: int) -> bool:
     trial = game.clone()
     phase = trial.phase
     assert isinstance(phase, TurnPhase)
+    index = next((i for i in range(phase.pos, len(phase.order)) if phase.order[i] == p), None)
+    if index is None:
+        return False
     try:
-        while phase.pos < len(phase.order) and phase.order[phase.pos] != p:
-            phase.skip(phase.order[phase.pos])
-            phase.pos += 1
+        phase.pass_until(index)
     except RuleViolation:
         return False
-    return phase.pos < len(phase.order)
+    return True
+
+
+def still_deciding(game: Game) -> str | None:
+    """In a phase of turns (settler, builder, trader), the decision of the first player still to
+    move who has more than a pass open, in a sentence; None when the rest can only pass."""
+    phase = game.phase
+    if not isinstance(phase, TurnPhase) or isinstance(phase, Mayor):  # a mayor's arrangement left out is forced, or missing
+        return None
+    for index in range(phase.pos, len(phase.order)):
+        if any(not isinstance(move, Pass) for move in iter_moves(game, phase.order[index])):
+            trial = game.clone()
+            assert isinstance(trial.phase, TurnPhase)
+            trial.phase.pass_until(index)
+            return trial.phase.waiting()
+    return None
 
 
 def candidates(game: Game, p: int) -> Iterator[AnyMove]:

@@ -12,6 +12,7 @@ from referee.diagnostics import Diagnostic
 from referee.output import json_text, printable
 from referee.render.tables import table
 from referee.scoring import Score, winners
+from referee.text import count
 
 if TYPE_CHECKING:  # the checking pipeline (replay, engine) is not needed to render a diagnostic
     from referee.check import LogReport
@@ -77,10 +78,10 @@ def report_text(r: LogReport) -> str:
         return "\n".join(lines)
     if r.complete:
         if r.scores:
-            return printable(f"{r.file}: valid, complete game ({r.moves} moves); {winner_text(r.scores)}; scores: {totals_text(r.scores)}")
-        return printable(f"{r.file}: valid, complete game ({r.moves} moves)")
+            return printable(f"{r.file}: valid, complete game ({count(r.moves, ('move', 'moves'))}); {winner_text(r.scores)}; scores: {totals_text(r.scores)}")
+        return printable(f"{r.file}: valid, complete game ({count(r.moves, ('move', 'moves'))})")
     scores = f"; provisional scores: {totals_text(r.scores)}" if r.scores else ""
-    return printable(f"{r.file}: valid so far, game in progress ({r.moves} moves); next: {r.waiting}{scores}")
+    return printable(f"{r.file}: valid so far, game in progress ({count(r.moves, ('move', 'moves'))}); next: {r.waiting}{scores}")
 
 
 def totals_text(scores: list[Score]) -> str:

@@ -83,6 +83,7 @@ class TurnPhase(Phase):
         super().__init__(game, chooser)
         self.pos = 0  # index in `order` of the player whose turn it is
         self.order = self.order + self.extra_turns()
+        self.passed_by: dict[int, int] = {}  # a player left out, passed by the later player's move (replaced, never changed: clones share it)
 
     def extra_turns(self) -> list[int]:
         """Turns after everyone's (a library's second settler pick)."""
@@ -91,9 +92,10 @@ class TurnPhase(Phase):
     def play(self, p: int, move: AnyMove) -> None:
         idx = next((i for i in range(self.pos, len(self.order)) if self.order[i] == p), -1)
         if idx < 0 or (self.closed() and not isinstance(move, Pass) and not self.open_when_closed(p, move)):
-            raise RuleViolation("turn.not-your-turn", self._late(p))
+            raise self._late(p)
         while self.pos < idx:
             self.skip(self.order[self.pos])
+            self.passed_by = {**self.passed_by, self.order[self.pos]: p}
             self.pos += 1
         if isinstance(move, Pass):
             self.skip(p)
@@ -101,10 +103,29 @@ class TurnPhase(Phase):
             self.act(p, move)
         self.pos += 1
 
-    def _late(self, p: int) -> str:
+    def pass_until(self, index: int) -> None:
+        """The players before `order[index]` pass (as when they are left out of the moves);
+        RuleViolation if one of them may not."""
+        while self.pos < index:
+            self.skip(self.order[self.pos])
+            self.pos += 1
+
+    def _late(self, p: int) -> RuleViolation:
         order = ", ".join(self.who(q) for q in self.order)
         if self.closed():
-            return f"{self.who(p)} cannot move: {self.closed_reason()}"
+            return RuleViolation("turn.not-your-turn", f"{self.who(p)} cannot move: {self.closed_reason()}")
+        by = self.passed_by.get(p)
+        if by is not None:  # written after a later player: the order of the lines, not the rules, is wrong
+            message = (
+                f"{self.who(p)}'s move is written after {self.who(by)}'s, but {self.who(p)}'s turn comes first (in {self.title} each player moves once, "
+                f"clockwise from {self.who(self.chooser)}: {order}); a player left out of the moves passes, so {self.who(by)}'s move passed "
+                f"{self.who(p)}: write {self.who(p)}'s move before {self.who(by)}'s"
+            )
+            return RuleViolation("turn.not-your-turn", message, explained=True)
+        return RuleViolation("turn.not-your-turn", self._late_sentence(p))
+
+    def _late_sentence(self, p: int) -> str:
+        order = ", ".join(self.who(q) for q in self.order)
         if self.pos >= len(self.order):
             return f"{self.who(p)} has had their turn: in {self.title} each player moves once, clockwise from {self.who(self.chooser)} ({order}), and every turn has been taken"
         return (
