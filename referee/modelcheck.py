@@ -83,6 +83,17 @@ def _message(err: dict[str, Any], model: type[BaseModel], where: str) -> str:
         return f"unknown key '{key}' in {where}{hint}"
     if kind == "missing":
         return f"{field}: this key is required in {where}"
+    given = err.get("input")
+    if kind == "list_type":
+        if isinstance(given, str) and "," in given:
+            return f"{field} is a list: write `{field}: [{', '.join(part.strip() for part in given.split(','))}]`"
+        if isinstance(given, dict):
+            return f"{field} is a list (its items on lines starting with '- ', or `[a, b]`), not a mapping of `key: value` lines"
+        return f"{field} is a list: `{field}: [a, b]`, or its items on lines starting with '- '"
+    if kind == "dict_type":
+        if isinstance(given, list):
+            return f"{field} is a mapping (`key: value` lines, or `{{key: value}}`), not a list of lines starting with '- '"
+        return f"{field} is a mapping: `key: value` lines under it, or `{{key: value}}`"
     msg = str(err.get("msg", "invalid value"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, ") :]

@@ -178,9 +178,54 @@ def parse_yaml(text: str, file: str) -> YNode:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = " ".join(p for p in (exc.problem, exc.context) if p) or str(exc).splitlines()[0]
-        raise _error(file, line, col, "yaml.syntax", f"YAML syntax error: {what}") from None
+        line, col, said = explain_syntax(text, line, col, what)
+        raise _error(file, line, col, "yaml.syntax", said) from None
     except (YAMLError, RecursionError, ValueError) as exc:
         raise _error(file, 1, 1, "yaml.syntax", f"YAML syntax error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+
+
+def explain_syntax(text: str, line: int, col: int, problem: str) -> tuple[int, int, str]:
+    """A YAML syntax error said as the writer of the file needs it: the line of the mistake
+    (the parser often stops a line after it) and what to write. (line, column, sentence)."""
+    lines = text.splitlines()
+
+    def indent(number: int) -> int:
+        return len(lines[number - 1]) - len(lines[number - 1].lstrip(" "))
+
+    def above(number: int) -> int | None:
+        """The nearest line above with content (not blank, not only a comment)."""
+        for earlier in range(number - 1, 0, -1):
+            stripped = lines[earlier - 1].strip()
+            if stripped and not stripped.startswith("#"):
+                return earlier
+        return None
+
+    if not 1 <= line <= len(lines):
+        return line, col, f"YAML syntax error: {problem}"
+    before = above(line)
+    deeper = before is not None and indent(line) > indent(before)
+    if ("did not find expected key" in problem or "expected <block end>" in problem) and deeper and lines[line - 1].lstrip().startswith("- "):
+            return line, indent(line) + 1, f"this line is indented more than line {before} above it, which it continues: indent it like line {before}"
+    if "mapping values are not allowed" in problem:
+        stripped = lines[line - 1].strip()
+        if stripped.count(": ") + stripped.endswith(":") > 1 and not stripped.startswith(("'", '"')):
+            return line, col, "this line has a second ': ' in its value: write one 'key: value' a line (put a value with ': ' in quotes)"
+        if before is not None and indent(line) > indent(before):
+            head = lines[before - 1].strip()
+            if ":" not in head.split("#")[0]:
+                item = head[2:] if head.startswith("- ") else head
+                first, _, rest = item.partition(" ")
+                form = f"{'- ' if head.startswith('- ') else ''}{first}: {rest}" if rest else f"{head}:"
+                return before, indent(before) + 1, f"a colon is missing on this line, so the indented lines under it cannot belong to it: write `{form}`"
+    if "could not find expected ':'" in problem:
+        for number in (line, before):
+            if number is not None and ":" not in lines[number - 1].split("#")[0]:
+                head = lines[number - 1].strip()
+                return number, indent(number) + 1, f"a colon is missing on this line: write `{head}:` and its value"
+    if "did not find expected '-' indicator" in problem:
+        stripped = lines[line - 1].strip()
+        return line, indent(line) + 1, f"the items of this list start with '- ': write `- {stripped}`"
+    return line, col, f"YAML syntax error: {problem}"
 
 
 class _Composer:

@@ -94,8 +94,17 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
         # pydantic's model machinery is imported only here, off the happy path (start-up time)
         from referee.modelcheck import validate
         from referee.records.log_model import GameLogModel
+        from referee.records.log_shape import shape_mistakes
 
-        validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
+        explained = shape_mistakes(root)
+        try:
+            validate(GameLogModel, root.plain(), root, "log.schema", "a game log")
+        except InputError as exc:
+            lines = {d.location.line for d in explained if d.location is not None}
+            rest = [d for d in exc.diagnostics if d.location is None or d.location.line not in lines]
+            raise InputError(sorted(explained + rest, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))) from None
+        if explained:
+            raise InputError(explained)
     rules = ruleset_of(root, ruleset, base_dir)
     return _resolve(root, rules, file)
 
