@@ -19,14 +19,27 @@ from referee.source import Unreadable, read_document, read_stream
 STDIN_NAME = "<stdin>"
 
 
+SKIPPED = -1  # the "exit code" of a file that is not a game log, left out of a search for logs
+
+
+class Found(str):
+    """A path found while searching a folder for game logs (or given with --only-logs): a
+    score sheet, a shipping position or another YAML file there is skipped, not reported as a
+    broken log."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Input:
-    """One input document: its bytes (None when it could not be read), its name, its folder."""
+    """One input document: its bytes (None when it could not be read), its name, its folder,
+    and whether it was found in a search for logs (`Found`)."""
 
     data: bytes | None
     name: str
     base: Path | None
     error: Diagnostic | None = None
+    found: bool = False
 
 
 def expand(paths: list[str]) -> list[str | Input]:
@@ -59,7 +72,7 @@ def _walk(top: str) -> list[str | Input]:
             if real in seen:  # searched already (a loop of links, or a second link): its files are listed once
                 folders.remove(name)
             seen.add(real)
-        found.extend(os.path.join(folder, f) for f in files if f.lower().endswith((".yaml", ".yml")))
+        found.extend(Found(os.path.join(folder, f)) for f in files if f.lower().endswith((".yaml", ".yml")))
     if not found and not problems:
         problems.append(Input(None, top, None, Diagnostic("input.no-logs", f"no game logs found in {top} (files ending in .yaml or .yml)", None, READ_ERROR)))
     return [*sorted(found), *problems]
@@ -81,7 +94,7 @@ def read_input(path: str) -> Input:
             return Input(None, STDIN_NAME, Path.cwd(), Diagnostic(exc.rule, f"standard input: {exc.message}", Location(STDIN_NAME, 1, 1), READ_ERROR))
     p = Path(path)
     try:
-        return Input(read_document(p), path, p.parent)
+        return Input(read_document(p), str(path), p.parent, found=isinstance(path, Found))
     except Unreadable as exc:
         return Input(None, path, p.parent, Diagnostic(exc.rule, exc.message, Location(path, 1, 1) if exc.rule == "input.too-large" else None, READ_ERROR))
     except FileNotFoundError:
@@ -97,11 +110,19 @@ def internal_error(name: str, exc: BaseException) -> Diagnostic:
     return Diagnostic("internal.error", f"referee failed on this file ({type(exc).__name__}: {exc}); please report it with the file", Location(name, 1, 1), READ_ERROR)
 
 
-def check(item: Input, ruleset: str | None, provisional: bool, json: bool) -> tuple[int, str]:
-    """(exit code, rendered output) for one log."""
+def check(item: Input, ruleset: str | None, provisional: bool, style: str) -> tuple[int, str]:
+    """(exit code, rendered output) for one log, in `style` (text, json or github: see
+    `referee.render.report.report_in`); (SKIPPED, its kind) for a file found in a search for
+    logs that is another document."""
     from referee.check import LogReport, check_log
     from referee.render import report as render
 
+    if item.found and item.data is not None:
+        from referee.kinds import LOG, document_kind
+
+        kind = document_kind(item.data)
+        if kind != LOG:
+            return SKIPPED, kind
     if item.data is None:
         assert item.error is not None
         report = LogReport(item.name, errors=[item.error])
@@ -110,20 +131,27 @@ def check(item: Input, ruleset: str | None, provisional: bool, json: bool) -> tu
             report = check_log(item.data, item.name, ruleset, provisional, item.base)
         except Exception as exc:  # a bug in referee: reported as such, never a traceback
             report = LogReport(item.name, errors=[internal_error(item.name, exc)])
-    return report.exit_code, render.report_json(report) if json else render.report_text(report)
+    return report.exit_code, render.report_in(report, style)
 
 
 def check_all(
-    paths: list[str | Input], ruleset: str | None, provisional: bool, json: bool, jobs: int = 1, tick: Callable[[], None] | None = None
+    paths: list[str | Input],
+    ruleset: str | None,
+    provisional: bool,
+    style: str,
+    jobs: int = 1,
+    tick: Callable[[], None] | None = None,
+    only_logs: bool = False,
 ) -> Iterator[tuple[int, str]]:
-    """Check every log in order; with `jobs` > 1, in that many processes (`referee.workers`)."""
-    items = [read_input(p) if p == "-" else p for p in paths]
+    """Check every log in order; with `jobs` > 1, in that many processes (`referee.workers`).
+    With `only_logs`, every file is treated as found in a search for logs (`Found`)."""
+    items = [read_input(p) if p == "-" else Found(p) if only_logs and isinstance(p, str) else p for p in paths]
     if jobs > 1 and len(items) > 1:
         from referee.workers import check_parallel
 
-        yield from check_parallel(items, ruleset, provisional, json, jobs, tick)
+        yield from check_parallel(items, ruleset, provisional, style, jobs, tick)
         return
     for x in items:
-        yield check(x if isinstance(x, Input) else read_input(x), ruleset, provisional, json)
+        yield check(x if isinstance(x, Input) else read_input(x), ruleset, provisional, style)
         if tick:
             tick()

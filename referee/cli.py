@@ -7,6 +7,7 @@ that need them, so `referee --help` loads neither.
 from __future__ import annotations
 
 import contextlib
+import json as json_module
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -18,6 +19,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from referee.output import printable
+from referee.text import listing
 
 app = typer.Typer(
     name="referee",
@@ -36,6 +38,15 @@ class Format(str, Enum):
     json = "json"
 
 
+class CheckFormat(str, Enum):
+    """Output format of the commands that check documents (validate, score)."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
 def _version(value: bool) -> None:
     if value:
         from referee.version import __version__
@@ -52,42 +63,86 @@ def _main(
 
 
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output: text for people, json (one object per file per line) for programs.")]
+CheckFormatOption = Annotated[
+    CheckFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Output: text for people; json (one object per file per line) for programs; github (workflow annotations); sarif (SARIF 2.1.0, for code scanning).",
+    ),
+]
 RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
 
 @app.command()
 def validate(
     files: Annotated[list[str], typer.Argument(help="Game logs (YAML); directories are searched for *.yaml; '-' reads standard input.", show_default=False)],
     ruleset: RulesetOption = None,
-    format: FormatOption = Format.text,
+    format: CheckFormatOption = CheckFormat.text,
     provisional: Annotated[bool, typer.Option("--provisional", help="Include (provisional) scores for games in progress.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Check the files in this many processes.")] = 1,
     summary: Annotated[
         bool | None, typer.Option("--summary/--no-summary", help="A summary line on stderr (default: with several files, on a terminal).")
     ] = None,
+    only_logs: Annotated[
+        bool,
+        typer.Option("--only-logs", help="Skip files that are not game logs (score sheets, positions, other YAML), as in a folder; for pre-commit."),
+    ] = False,
 ) -> None:
     """Replay each game log against the rules; report the first illegal move of each.
 
     Exit code 0: all valid (a game in progress is valid so far); 1: a rule was broken;
     2: a file could not be read.
     """
-    from referee.batch import check_all, expand
+    from collections import Counter
+
+    from referee.batch import SKIPPED, check_all, expand
 
     paths = expand(files)
-    json = format is Format.json
+    skipped: Counter[str] = Counter()
+    style = "json" if format is CheckFormat.sarif else format.value  # SARIF is written whole, from every report's JSON
     counts = [0, 0, 0]  # exit codes 0, 1, 2
-    show_progress = not json and len(paths) > 1 and sys.stdout.isatty() and sys.stderr.isatty()
+    show_progress = format is CheckFormat.text and len(paths) > 1 and sys.stdout.isatty() and sys.stderr.isatty()
+    reports: list[dict[str, object]] = []
     with _progress(len(paths), show_progress) as tick:
-        for code, text in check_all(paths, ruleset, provisional, json, jobs, tick):
+        for code, text in check_all(paths, ruleset, provisional, style, jobs, tick, only_logs):
+            if code == SKIPPED:
+                skipped[text] += 1
+                continue
             counts[code] += 1
             _done(code)
-            print(text, flush=show_progress)
+            if format is CheckFormat.sarif:
+                reports.append(json_module.loads(text))
+            elif text:  # github: a valid log has no annotation
+                print(text, flush=show_progress)
+    if format is CheckFormat.sarif:
+        from referee.render.sarif import sarif_document
+
+        print(sarif_document(reports))
     sys.stdout.flush()
+    checked = sum(counts)
+    if skipped:
+        print(printable(f"skipped {_skipped_text(skipped)}: not game logs"), file=sys.stderr)
+        if not checked:
+            where = ", ".join(files)
+            print(printable(f"{where}: error[input.no-logs]: no game logs found in {where}, only other documents"))
+            counts[2] += 1
     if summary or (summary is None and len(paths) > 1 and sys.stderr.isatty()):
         bad = counts[1] + counts[2]
         unreadable = f" ({counts[2]} could not be read)" if counts[2] else ""
-        print(f"checked {len(paths)} logs: {counts[0]} valid, {bad} with errors{unreadable}", file=sys.stderr)
+        print(f"checked {checked} logs: {counts[0]} valid, {bad} with errors{unreadable}", file=sys.stderr)
     worst = 2 if counts[2] else 1 if counts[1] else 0
     raise typer.Exit(worst)
+
+
+def _skipped_text(skipped: dict[str, int]) -> str:
+    """'2 score sheets (read by `referee score --sheet FILE`) and 1 other YAML file'."""
+    from referee.kinds import READ_BY
+
+    parts = []
+    for kind, number in sorted(skipped.items()):
+        words = kind if number == 1 else kind.replace("file", "files") if kind.endswith("file") else kind + "s"
+        parts.append(f"{number} {words}" + (f" (read by `{READ_BY[kind]}`)" if kind in READ_BY else ""))
+    return listing(parts, "and")
 
 
 @contextmanager
@@ -109,7 +164,7 @@ def score(
     file: Annotated[str, typer.Argument(help="A game log, or with --sheet a score sheet; '-' reads standard input.", show_default=False)],
     sheet: Annotated[bool, typer.Option("--sheet", help="FILE is an end-of-game score sheet, not a game log.")] = False,
     ruleset: RulesetOption = None,
-    format: FormatOption = Format.text,
+    format: CheckFormatOption = CheckFormat.text,
     provisional: Annotated[bool, typer.Option("--provisional", help="Accepted for symmetry: a game in progress is always scored provisionally here.")] = True,
 ) -> None:
     """Final scores of a game, every part shown (provisional for a game in progress).
@@ -135,8 +190,15 @@ def score(
     except Exception as exc:  # a bug in referee: reported, never a traceback
         report = LogReport(item.name, errors=[internal_error(item.name, exc)])
     _done(report.exit_code)
-    if format is Format.json:
+    if format is CheckFormat.json:
         print(render.report_json(report))
+    elif format is CheckFormat.github:
+        if report.errors:
+            print(render.report_in(report, "github"))
+    elif format is CheckFormat.sarif:
+        from referee.render.sarif import sarif_document
+
+        print(sarif_document([json_module.loads(render.report_json(report))]))
     elif report.scores is None:
         print(render.report_text(report))
     elif report.errors:  # a written result that disagrees: the mismatch, then the scores as replayed

@@ -98,6 +98,6 @@ def ship_errors(file: str, diagnostics: list[Diagnostic], as_json: bool) -> str:
     """The diagnostics of a position that cannot be used: one per line, or one line of JSON
     (without the last newline)."""
     if as_json:
-        obj = {"file": file, "valid": False, "errors": [diagnostic_json(d) for d in diagnostics], "expected": None, "choices": None, "best": None, "outcomes": None}
+        obj = {"file": file, "valid": False, "errors": [diagnostic_json(d, file) for d in diagnostics], "expected": None, "choices": None, "best": None, "outcomes": None}
         return json_text(obj)
     return "\n".join(diagnostic_line(d, file) for d in diagnostics)

@@ -33,14 +33,14 @@ Result = tuple[int, str]
 CHUNK = 8  # files a task: fewer round trips between the parent and the workers
 
 
-def check_parallel(items: list[str | Input], ruleset: str | None, provisional: bool, json: bool, jobs: int, tick: Callable[[], None] | None) -> Iterator[Result]:
+def check_parallel(items: list[str | Input], ruleset: str | None, provisional: bool, style: str, jobs: int, tick: Callable[[], None] | None) -> Iterator[Result]:
     """(exit code, rendered output) of each item, in order, checked in `jobs` processes."""
     results: dict[int, Result] = {}
     paths = [i for i, item in enumerate(items) if isinstance(item, str)]
     todo = deque(tuple(paths[at : at + CHUNK]) for at in range(0, len(paths), CHUNK))
     for i, item in enumerate(items):
         if isinstance(item, Input):  # already read (standard input, or a problem found while listing)
-            results[i] = check(item, ruleset, provisional, json)
+            results[i] = check(item, ruleset, provisional, style)
     window = 2 * jobs  # tasks in flight
     written = 0
 
@@ -62,7 +62,7 @@ def check_parallel(items: list[str | Input], ruleset: str | None, provisional: b
                 while (todo or flying) and not broken:
                     while todo and len(flying) < window:
                         chunk = todo.popleft()
-                        flying[chunk] = pool.submit(_check_paths, [items[i] for i in chunk], ruleset, provisional, json)  # type: ignore[misc]
+                        flying[chunk] = pool.submit(_check_paths, [items[i] for i in chunk], ruleset, provisional, style)  # type: ignore[misc]
                     wait(flying.values(), return_when=FIRST_COMPLETED)
                     for chunk, future in list(flying.items()):
                         if future.done():
@@ -77,18 +77,18 @@ def check_parallel(items: list[str | Input], ruleset: str | None, provisional: b
                 pool.shutdown(wait=False, cancel_futures=True)
                 pools.remove(pool)
             for i in sorted(i for chunk in flying for i in chunk):  # in flight when a worker died: each alone, in a fresh worker
-                results[i] = _alone(items[i], ruleset, provisional, json, pools)  # type: ignore[arg-type]
+                results[i] = _alone(items[i], ruleset, provisional, style, pools)  # type: ignore[arg-type]
             yield from ready()
 
 
-def _alone(path: str, ruleset: str | None, provisional: bool, json: bool, pools: list[ProcessPoolExecutor]) -> Result:
+def _alone(path: str, ruleset: str | None, provisional: bool, style: str, pools: list[ProcessPoolExecutor]) -> Result:
     pool = _pool(1)
     pools.append(pool)
     try:
-        return pool.submit(_check_path, path, ruleset, provisional, json).result()
+        return pool.submit(_check_path, path, ruleset, provisional, style).result()
     except BrokenProcessPool:
         message = "the worker process checking this file died (killed, or out of memory); the file was not checked"
-        return check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, json)
+        return check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, style)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
         pools.remove(pool)
@@ -98,14 +98,14 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent)
 
 
-def _check_path(path: str, ruleset: str | None, provisional: bool, json: bool) -> Result:
+def _check_path(path: str, ruleset: str | None, provisional: bool, style: str) -> Result:
     """In a worker: read the file and check it."""
-    return check(read_input(path), ruleset, provisional, json)
+    return check(read_input(path), ruleset, provisional, style)
 
 
-def _check_paths(paths: list[str], ruleset: str | None, provisional: bool, json: bool) -> list[Result]:
+def _check_paths(paths: list[str], ruleset: str | None, provisional: bool, style: str) -> list[Result]:
     """In a worker: `_check_path` for each of a few files."""
-    return [_check_path(path, ruleset, provisional, json) for path in paths]
+    return [_check_path(path, ruleset, provisional, style) for path in paths]
 
 
 def _die_with_parent() -> None:

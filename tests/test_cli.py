@@ -66,7 +66,9 @@ def test_several_files_highest_exit_code_and_json_lines_in_order():
     assert [o["valid"] for o in lines] == [True, False, True]
     bad = lines[1]
     assert bad["complete"] is False and bad["scores"] is None
-    assert bad["errors"] == [{"line": 7, "column": 9, "rule": "builder.cannot-afford", "message": bad["errors"][0]["message"]}]
+    assert bad["errors"] == [
+        {"line": 7, "column": 9, "rule": "builder.cannot-afford", "message": bad["errors"][0]["message"], "severity": "error", "file": "<stdin>"}
+    ]
     first = lines[0]
     assert first["complete"] is True
     assert {"player", "total", "chips", "buildings", "bonus", "bonus_by_building", "doubloons", "goods", "rank"} <= set(first["scores"][0])

@@ -24,13 +24,48 @@ def diagnostic_line(d: Diagnostic, file: str) -> str:
     return printable(f"{where}: error[{d.rule}]: {d.message}")
 
 
-def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
-    return {
+def diagnostic_json(d: Diagnostic, file: str | None = None) -> dict[str, Any]:
+    """A diagnostic as JSON (formats.md section 4), with its file and severity added."""
+    out: dict[str, Any] = {
         "line": d.location.line if d.location else None,
         "column": d.location.column if d.location else None,
         "rule": d.rule,
         "message": d.message,
+        "severity": "error",
     }
+    if file is not None or d.location is not None:
+        out["file"] = d.location.file if d.location is not None else file
+    return out
+
+
+def report_in(r: LogReport, style: str) -> str:
+    """One log's report in an output style: `text` (diagnostics, or the verdict and scores),
+    `json` (one JSON line) or `github` (workflow annotations, one a diagnostic; nothing for a
+    valid log)."""
+    if style == "json":
+        return report_json(r)
+    if style == "github":
+        return "\n".join(github_annotation(d, r.file) for d in r.errors)
+    return report_text(r)
+
+
+def github_annotation(d: Diagnostic, file: str) -> str:
+    """`::error file=F,line=L,col=C,title=RULE::MESSAGE`, as GitHub Actions reads it from a
+    step's output (its own escapes: `%`, line ends, and in properties `:` and `,`)."""
+    where = d.location
+    fields = [f"file={_github_property(where.file if where else file)}"]
+    if where is not None:
+        fields += [f"line={where.line}", f"col={where.column}"]
+    fields.append(f"title={_github_property(d.rule)}")
+    return f"::error {','.join(fields)}::{_github_data(d.message)}"
+
+
+def _github_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def score_json(s: Score) -> dict[str, Any]:
@@ -55,7 +90,7 @@ def report_json(r: LogReport) -> str:
         "file": r.file,
         "valid": r.valid,
         "complete": r.complete,
-        "errors": [diagnostic_json(d) for d in r.errors],
+        "errors": [diagnostic_json(d, r.file) for d in r.errors],
         "scores": [score_json(s) for s in r.scores] if r.scores is not None else None,
     }
     if r.rules is not None:
