@@ -1,8 +1,11 @@
-"""Batch validation of 1,000 generated logs with --jobs 1 and --jobs 2 (issue 7's targets).
+"""Batch validation of generated logs: --jobs 1 and --jobs 2, a Dask cluster, and memory.
 
 The logs are random legal games (referee play: base, expansion-1 and 1897, 2 to 5 players),
-generated once into a cache directory. Targets: under 30 s with --jobs 2, and a speed-up of
-at least 1.7 over --jobs 1.
+1,000 generated once into a cache directory; larger archives repeat them (hard links).
+
+    python benchmarks/batch.py                 # 1,000 logs: --jobs 1 and 2 (targets: < 30 s, speed-up >= 1.7)
+    python benchmarks/batch.py --cluster 10000 # 10,000 logs: --cluster local:2 against --jobs 2
+    python benchmarks/batch.py --memory        # the parent's peak memory with --jobs 2: 20,000 logs against 1,000 (target <= 1.3x)
 """
 
 from __future__ import annotations
@@ -39,9 +42,27 @@ def logs(directory: Path) -> list[Path]:
 
 
 def timed(args: list[str]) -> tuple[float, int]:
+    seconds, code, _ = measured(args)
+    return seconds, code
+
+
+def measured(args: list[str]) -> tuple[float, int, int]:
+    """`referee validate ARGS`: seconds, exit code, and the parent process's peak memory (MB)."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "referee", "validate", *args], capture_output=True, text=True)
-    return time.perf_counter() - start, out.returncode
+    process = subprocess.Popen([sys.executable, "-m", "referee", "validate", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    return time.perf_counter() - start, os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024
+
+
+def archive(directory: Path, sources: list[Path], count: int) -> Path:
+    """A folder of `count` logs, the generated ones repeated (hard links: no copies on disk)."""
+    folder = directory.parent / f"{directory.name}-x{count}"
+    folder.mkdir(exist_ok=True)
+    for i in range(count):
+        target = folder / f"game-{i:05d}.yaml"
+        if not target.exists():
+            os.link(sources[i % len(sources)], target)
+    return folder
 
 
 def source_digest() -> str:
@@ -53,12 +74,32 @@ def source_digest() -> str:
 
 
 def main() -> None:
+    """Run the benchmark and print its figures."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cluster", type=int, metavar="N", help="compare --cluster local:2 with --jobs 2 on N logs")
+    parser.add_argument("--memory", action="store_true", help="the parent's peak memory with --jobs 2: 20,000 logs against 1,000")
+    args = parser.parse_args()
     default = Path(tempfile.gettempdir()) / f"referee-bench-logs-{source_digest()}"
     directory = Path(os.environ.get("REFEREE_BENCH_DIR", default))
     start = time.perf_counter()
     paths = logs(directory)
     print(f"{len(paths)} logs in {directory} (generated or reused in {time.perf_counter() - start:.1f} s)")
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "referee")], check=True)
+    if args.cluster:
+        folder = archive(directory, paths, args.cluster)
+        jobs = measured([str(folder), "--jobs", "2"])
+        cluster = measured([str(folder), "--cluster", "local:2"])
+        print(f"{args.cluster:,} logs, --jobs 2: {jobs[0]:.1f} s (exit {jobs[1]}), {args.cluster / jobs[0]:.0f} logs/s")
+        print(f"{args.cluster:,} logs, --cluster local:2: {cluster[0]:.1f} s (exit {cluster[1]}), {args.cluster / cluster[0]:.0f} logs/s (the cluster's start included)")
+        return
+    if args.memory:
+        small = measured([str(archive(directory, paths, 1000)), "--jobs", "2"])
+        large = measured([str(archive(directory, paths, 20000)), "--jobs", "2"])
+        print(f"--jobs 2, the parent's peak memory: 1,000 logs {small[2]} MB ({small[0]:.1f} s), 20,000 logs {large[2]} MB ({large[0]:.1f} s): "
+              f"{large[2] / small[2]:.2f}x   target <= 1.3x")
+        return
     one, code1 = timed([str(directory), "--jobs", "1"])
     two, code2 = timed([str(directory), "--jobs", "2"])
     print(f"--jobs 1: {one:.1f} s (exit {code1})")

@@ -142,10 +142,17 @@ def check_all(
     jobs: int = 1,
     tick: Callable[[], None] | None = None,
     only_logs: bool = False,
+    cluster: str | None = None,
 ) -> Iterator[tuple[int, str]]:
-    """Check every log in order; with `jobs` > 1, in that many processes (`referee.workers`).
+    """Check every log in order; with `jobs` > 1, in that many processes (`referee.workers`);
+    with `cluster`, on a Dask cluster (`referee.cluster`).
     With `only_logs`, every file is treated as found in a search for logs (`Found`)."""
     items = [read_input(p) if p == "-" else Found(p) if only_logs and isinstance(p, str) else p for p in paths]
+    if cluster is not None:
+        from referee.cluster import check_on_cluster
+
+        yield from check_on_cluster(items, ruleset, provisional, style, cluster, tick)
+        return
     if jobs > 1 and len(items) > 1:
         from referee.workers import check_parallel
 

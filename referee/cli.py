@@ -83,6 +83,13 @@ def validate(
     summary: Annotated[
         bool | None, typer.Option("--summary/--no-summary", help="A summary line on stderr (default: with several files, on a terminal).")
     ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Check on a Dask cluster: a scheduler's address (tcp://HOST:PORT; its workers must see the same paths) or local:N (N worker processes here). Needs referee[dask].",
+        ),
+    ] = None,
     only_logs: Annotated[
         bool,
         typer.Option("--only-logs", help="Skip files that are not game logs (score sheets, positions, other YAML), as in a folder; for pre-commit."),
@@ -97,23 +104,34 @@ def validate(
 
     from referee.batch import SKIPPED, check_all, expand
 
+    if cluster is not None and jobs > 1:
+        print(printable(f"{cluster}: error[usage.cluster]: --cluster and --jobs are two ways to spread the work: give one"))
+        raise typer.Exit(2)
     paths = expand(files)
     skipped: Counter[str] = Counter()
     style = "json" if format is CheckFormat.sarif else format.value  # SARIF is written whole, from every report's JSON
     counts = [0, 0, 0]  # exit codes 0, 1, 2
     show_progress = format is CheckFormat.text and len(paths) > 1 and sys.stdout.isatty() and sys.stderr.isatty()
     reports: list[dict[str, object]] = []
-    with _progress(len(paths), show_progress) as tick:
-        for code, text in check_all(paths, ruleset, provisional, style, jobs, tick, only_logs):
-            if code == SKIPPED:
-                skipped[text] += 1
-                continue
-            counts[code] += 1
-            _done(code)
-            if format is CheckFormat.sarif:
-                reports.append(json_module.loads(text))
-            elif text:  # github: a valid log has no annotation
-                print(text, flush=show_progress)
+    try:
+        with _progress(len(paths), show_progress) as tick:
+            for code, text in check_all(paths, ruleset, provisional, style, jobs, tick, only_logs, cluster):
+                if code == SKIPPED:
+                    skipped[text] += 1
+                    continue
+                counts[code] += 1
+                _done(code)
+                if format is CheckFormat.sarif:
+                    reports.append(json_module.loads(text))
+                elif text:  # github: a valid log has no annotation
+                    print(text, flush=show_progress)
+    except Exception as exc:
+        from referee.cluster import ClusterError
+
+        if not isinstance(exc, ClusterError):
+            raise
+        print(printable(f"{cluster}: error[usage.cluster]: {exc}"))
+        raise typer.Exit(2) from None
     if format is CheckFormat.sarif:
         from referee.render.sarif import sarif_document
 

@@ -16,6 +16,7 @@ READ_BY = {SHEET: "referee score --sheet FILE", POSITION: "referee ship FILE", R
 
 _MODELINE = re.compile(rb"\$schema=\S*?(game-log|score-sheet|shipping-position|ruleset)\.schema\.json")
 _TOP_KEY = re.compile(rb"^([A-Za-z_][\w-]*)[ \t]*:", re.MULTILINE)
+_CHIPS = re.compile(rb"\bchips[ \t]*:")
 _BY_SCHEMA = {b"game-log": LOG, b"score-sheet": SHEET, b"shipping-position": POSITION, b"ruleset": RULESET}
 _RULESET_KEYS = {b"extends", b"goods", b"buildings", b"roles", b"player_counts", b"terms"}
 
@@ -36,8 +37,8 @@ def document_kind(data: bytes) -> str:
         return LOG
     if b"ships" in keys:
         return POSITION
-    if b"players" in keys:
-        return SHEET
+    if b"players" in keys:  # a sheet's players have chips (required); else a log cut short
+        return SHEET if _CHIPS.search(data) else LOG
     if keys & _RULESET_KEYS:
         return RULESET
     return OTHER

@@ -161,6 +161,9 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
                     err("sheet.island", f"{pname}: a negative number of {kind} tiles ({count})", where)
                     continue
                 if kind.strip().lower() == "forest":
+                    if not rules.with_effect("settle.forest"):  # forests come only from a building that makes them
+                        err("sheet.island", f"{pname}: forests are tiles of a game with a building that turns plantations into forests; the {rules.id} ruleset has none", where)
+                        continue
                     board.island["forest"] = board.island.get("forest", 0) + count
                     continue
                 try:

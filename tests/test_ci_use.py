@@ -171,3 +171,25 @@ def test_the_pre_commit_hook_refuses_a_commit_with_a_broken_log(tmp_path: Path):
     assert bad.returncode != 0
     assert "night-2.yaml:8:9: error[settler.quarry]" in bad.stdout + bad.stderr
     assert _git(repo, "log", "--format=%s").stdout.split() == ["night", "1"]  # the second commit was refused
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ((FIXTURES / "game-2p.yaml").read_text(), "game log"),
+        ((FIXTURES / "sheets" / "sheet-3p.yaml").read_text(), "score sheet"),
+        ((FIXTURES / "positions" / "formats-example.yaml").read_text(), "shipping position"),
+        ((ROOT / "rulesets" / "1897.yaml").read_text(), "ruleset"),
+        ("# yaml-language-server: $schema=../schemas/score-sheet.schema.json\nplayers: broken\n", "score sheet"),  # the modeline decides
+        ('{"ruleset": "base", "ships": {"4": "empty"}}', "shipping position"),  # JSON
+        ('{"repos": []}', "other YAML file"),
+        ("ruleset: base\nplayers: [Anna\n", "game log"),  # a log cut short: checking it says what is wrong
+        ("title: club night\n", "other YAML file"),
+        (": : :", "game log"),
+    ],
+    ids=["log", "sheet", "position", "ruleset", "modeline", "json", "json-other", "broken-log", "other", "garbage"],
+)
+def test_a_document_is_told_by_its_schema_line_else_its_keys(text: str, kind: str):
+    from referee.kinds import document_kind
+
+    assert document_kind(text.encode()) == kind

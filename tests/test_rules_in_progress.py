@@ -109,3 +109,14 @@ def test_a_second_move_of_a_player_is_still_named_as_such():
     report = check(text)
     assert_error(report, "turn.not-your-turn", line_of(text, "- Ben: corn"))
     assert report.errors[0].message.startswith("Ben has had their turn: in the settler phase each player moves once, clockwise from Anna (Anna, Ben, Cleo); next is Cleo")
+
+
+def test_an_unknown_key_in_a_phase_is_named_as_such_not_as_a_second_role():
+    text = game_log("- settler: Anna\n  note: fast\n- mayor: Ben\n  revael: [corn]\n")
+    report = check(text)
+    assert [(d.rule, d.message) for d in report.errors] == [
+        ("log.phase", "unknown key 'note' in a phase entry (a phase has its role, then moves, reveal, keep or doubloons)"),
+        ("log.phase", "unknown key 'revael' in a phase entry (did you mean 'reveal'?)"),
+    ]
+    two = check(game_log("- settler: Anna\n  mayor: Ben\n"))
+    assert two.errors[0].message == "a phase entry takes one role; this one has 2: settler, mayor"

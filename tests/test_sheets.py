@@ -214,3 +214,12 @@ def test_a_sheet_given_as_a_log_points_to_score_sheet():
         f"{SHEETS / 'sheet-3p.yaml'}:5:1: error[log.is-a-sheet]: this is a score sheet (players by name, each with chips ...), "
         "not a game log: score it with `referee score --sheet`"
     ]
+
+
+def test_forests_are_refused_in_a_game_without_a_forest_house():
+    text = "ruleset: base\nplayers:\n  Anna: {chips: 20, island: {corn: 2, forest: 3}}\n  Ben: {chips: 18}\n  Cleo: {chips: 3}\n"
+    report = score_sheet(text, "night.yaml")
+    assert [(d.rule, d.location.line) for d in report.errors] == [("sheet.island", 3)]
+    assert "forests are tiles of a game with a building that turns plantations into forests; the base ruleset has none" in report.errors[0].message
+    expansion = score_sheet(text.replace("ruleset: base", "ruleset: expansion-1"), "night.yaml")
+    assert expansion.errors == []  # Expansion I has the forest house

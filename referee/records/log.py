@@ -265,13 +265,28 @@ def _last_line(node: YNode) -> int:
     return line
 
 
+def _is_role(rules: Rules, key: str) -> bool:
+    try:
+        rules.lookup(key, (ROLE,))
+    except UnknownName:
+        return False
+    return True
+
+
 def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> PhaseRecord | None:
     role_keys = [k for k in entry.value if k not in PHASE_KEYS]
     if len(role_keys) != 1:
         if not role_keys:
             errors.add("log.phase", f"a phase entry needs its role first, as `<role>: <player>` (e.g. `{rules.name('settler')}: {players.names[0]}`)", entry.location)
         else:
-            errors.add("log.phase", f"a phase entry takes one role; this one has {len(role_keys)}: {', '.join(role_keys)}", entry.key_location(role_keys[1]))
+            roles = [k for k in role_keys if _is_role(rules, k)]
+            others = [k for k in role_keys if k not in roles]
+            if len(roles) <= 1 and others:  # a key that is not a role: unknown, not a second role
+                for key in others:
+                    hint = did_you_mean(key, {k: k for k in PHASE_KEYS}) or f" (a phase has its role, then {', '.join(PHASE_KEYS[:-1])} or {PHASE_KEYS[-1]})"
+                    errors.add("log.phase", f"unknown key '{key}' in a phase entry{hint}", entry.key_location(key))
+            else:
+                errors.add("log.phase", f"a phase entry takes one role; this one has {len(role_keys)}: {', '.join(role_keys)}", entry.key_location(role_keys[1]))
         return None
     key = role_keys[0]
     try:

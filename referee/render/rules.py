@@ -215,7 +215,7 @@ def _building_text(rules: Rules, name: str, players: int | None = None) -> str:
         ("VP", b.vp),
         ("quarry column", b.column),
         ("circles", b.circles),
-        (f"{rules.terms.city} spaces", b.size),
+        ("spaces taken", f"{b.size} in the {rules.terms.city}"),
         ("copies", _by_players(rules, players, partial(rules.copies, b))),
         ("kind", b.kind),
         ("power", power(b, rules)),

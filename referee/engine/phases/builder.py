@@ -7,6 +7,7 @@ from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
 from referee.moves import SAN_JUAN, AnyMove, Build
 from referee.rulesets.rules import Building
+from referee.text import count
 
 
 class Builder(TurnPhase):
@@ -103,8 +104,8 @@ class Builder(TurnPhase):
         if rest != b.doubloons:
             raise RuleViolation(
                 "builder.black-market",
-                f"the {names} may only be used when it spends all the money: {self.who(p)} has {b.doubloons} "
-                f"{rules.terms.doubloon[1]} and would pay {rest} ({how}, {move.payments} paid in kind)",
+                f"the {names} may only be used when it spends all the money: {self.who(p)} has {count(b.doubloons, rules.terms.doubloon)} "
+                f"and would pay {rest} ({how}, {move.payments} paid in kind)",
             )
         return rest, f"{how}, {move.payments} paid in kind"
 

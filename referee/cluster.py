@@ -1,0 +1,100 @@
+"""Checking many logs on a Dask cluster (`referee validate --cluster ADDRESS`), for archives
+larger than one machine.
+
+The parent sends batches of paths, never file contents: the workers read the files, so every
+worker must see the same paths (a shared folder). A bounded window of batches is in flight, and
+results are written in input order: the output and the exit code are those of `--jobs 1`.
+
+`ADDRESS` is a running scheduler's (`tcp://HOST:PORT`, from `dask scheduler`) or `local:N`, a
+cluster of N worker processes started on this machine for the run. Dask is an optional extra
+(`pip install 'referee[dask]'`), imported only here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from referee.batch import Input, check
+from referee.diagnostics import READ_ERROR, Diagnostic, Location
+from referee.workers import Result, _check_paths
+
+_LOCAL = re.compile(r"local:(\d{1,3})")
+BATCH = 32  # paths a task: a cluster's scheduling costs more a task than a local pool's
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used (no Dask, a bad address, no scheduler there): said to the user."""
+
+
+def check_on_cluster(
+    items: list[str | Input], ruleset: str | None, provisional: bool, style: str, address: str, tick: Callable[[], None] | None
+) -> Iterator[Result]:
+    """(exit code, rendered output) of each item, in order, checked on the cluster at `address`."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask: pip install 'referee[dask]'") from None
+    local = _LOCAL.fullmatch(address)
+    with contextlib.ExitStack() as stack:
+        logging.getLogger("distributed").setLevel(logging.ERROR)  # its notices are not the run's output
+        if local is not None:
+            workers = int(local.group(1))
+            if not 1 <= workers <= 256:
+                raise ClusterError(f"--cluster local:N takes 1 to 256 workers, not {workers}")
+            with warnings.catch_warnings():  # a busy dashboard port is no concern of a run without a dashboard
+                warnings.simplefilter("ignore")
+                cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
+        elif "://" in address:
+            try:
+                client = stack.enter_context(Client(address, timeout=10))
+            except OSError as exc:
+                raise ClusterError(f"no Dask scheduler answers at {address} ({exc})") from None
+        else:
+            raise ClusterError(f"--cluster takes a scheduler's address (tcp://HOST:PORT) or local:N, not '{address}'")
+        yield from _run(client, as_completed, items, ruleset, provisional, style, tick)
+
+
+def _run(client: Any, as_completed: Any, items: list[str | Input], ruleset: str | None, provisional: bool, style: str, tick: Callable[[], None] | None) -> Iterator[Result]:
+    results: dict[int, Result] = {}
+    for i, item in enumerate(items):
+        if isinstance(item, Input):  # read already (standard input, or a folder that could not be listed)
+            results[i] = check(item, ruleset, provisional, style)
+    paths = [i for i, item in enumerate(items) if not isinstance(item, Input)]
+    batches = [tuple(paths[at : at + BATCH]) for at in range(0, len(paths), BATCH)]
+    window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
+    written = 0
+    flying: dict[Any, tuple[int, ...]] = {}
+    pending = as_completed()
+    for batch in batches[:window]:
+        future = client.submit(_check_paths, [items[i] for i in batch], ruleset, provisional, style, pure=False)
+        flying[future] = batch
+        pending.add(future)
+    queued = batches[window:]
+    while written < len(items):
+        while written in results:
+            yield results.pop(written)
+            written += 1
+            if tick:
+                tick()
+        if written >= len(items):
+            break
+        future = next(pending)
+        batch = flying.pop(future)
+        try:
+            results.update(zip(batch, future.result(), strict=True))
+        except Exception as exc:  # a worker lost, killed, or a failure of the cluster: reported for these files
+            for i in batch:
+                path = str(items[i])
+                message = f"the cluster could not check this file ({type(exc).__name__}: {exc})"
+                results[i] = check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, style)
+        if queued:
+            batch = queued.pop(0)
+            future = client.submit(_check_paths, [items[i] for i in batch], ruleset, provisional, style, pure=False)
+            flying[future] = batch
+            pending.add(future)
