@@ -172,7 +172,7 @@ def _progress(total: int, show: bool) -> Iterator[Callable[[], None] | None]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+    with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True, soft_wrap=True), transient=True) as bar:
         task = bar.add_task("logs", total=total)
         yield lambda: bar.advance(task)
 
