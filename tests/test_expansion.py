@@ -21,6 +21,7 @@ corn, coffee.
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 
 import pytest
 
@@ -1106,6 +1107,71 @@ def test_every_move_the_engine_accepts_is_among_the_legal_moves(monkeypatch, see
     play(load_ruleset("expansion-1"), 3, seed)
     assert checked[0] > 50
 
+
+
+def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
+    """Every load a player might write, whatever the rules say: each good held, each count up to
+    what they hold, each ship; the wharf with each good; the small wharf with each mix (an
+    independent source, not the engine's list)."""
+    from itertools import product
+
+    from referee.moves import Load, SmallWharfLoad, WharfLoad
+
+    held = {good: n for good, n in game.boards[q].goods.items() if n > 0}
+    for good, n in held.items():
+        for count in range(1, n + 1):
+            for ship in game.ships:
+                yield Load(good=good, count=count, ship=ship.size)
+        yield WharfLoad(good=good)
+    kinds = sorted(held)
+    for counts in product(*(range(held[k] + 1) for k in kinds)):
+        if any(counts):
+            yield SmallWharfLoad(goods=tuple((k, c) for k, c in zip(kinds, counts, strict=True) if c))
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [(name, seed) for name in ("expansion-1", "base") for seed in range(6)])
+def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, ruleset, seed):
+    """Issue 18.2's property in the captain phase: every load anyone may make (an independent,
+    exhaustive list of what could be written, each tried in the engine) is among the legal
+    moves of that step. (In the other phases the legal moves are the candidates the engine
+    accepts, and the property above holds for them.)"""
+    from referee.engine import legal
+    from referee.engine.game import Game
+    from referee.engine.phases.captain import Captain
+    from referee.play import play
+
+    real = Game.play
+    checking = [False]
+    checked: Counter[str] = Counter()
+
+    def play_checked(self: Game, p: int, move, guests=()):  # type: ignore[no-untyped-def]
+        phase = self.phase
+        if not checking[0] and isinstance(phase, Captain):
+            checking[0] = True
+            try:
+                for q in range(self.n):
+                    listed = set(legal.moves(self, q))
+                    for candidate in _captain_candidates(self, q):
+                        if legal.accepts(self, q, candidate):
+                            checked[candidate.kind] += 1
+                            assert candidate in listed, (q, candidate)
+            finally:
+                checking[0] = False
+        return real(self, p, move, guests)
+
+    monkeypatch.setattr(Game, "play", play_checked)
+    play(load_ruleset(ruleset), 3 + seed % 3, seed)
+    assert checked["load"] > 20, checked
+    SEEN_LOADS.update(checked)
+
+
+SEEN_LOADS: Counter[str] = Counter()
+
+
+def test_the_load_property_saw_every_kind_of_load():
+    """Run after the property above (pytest keeps the file's order): its games used wharfs and
+    small wharfs too, so that each kind of load was compared with the legal moves."""
+    assert SEEN_LOADS["load"] and SEEN_LOADS["wharf"] and SEEN_LOADS["small-wharf"], SEEN_LOADS
 
 # --- Library in the two-player game (rules-data.md, Library; item 50): once per round -------------
 
