@@ -300,6 +300,29 @@ def _is_building_with(rules: Rules, clause: str, effect: str) -> bool:
     return b.effect is not None and b.effect.id == effect
 
 
+MEMO_SIZE = 50_000  # move texts remembered per ruleset (an archive repeats a few thousand texts)
+
+
+def read_written(role: str, written: str, rules: Rules) -> tuple[tuple[str, ...], AnyMove]:
+    """A move as written in a log: its guest-house clauses and the move (`split_guests`, then
+    `parse_move`; guests alone are a pass). Remembered per ruleset, as logs repeat the same
+    texts (moves are frozen values); MoveError as the parsers raise it."""
+    key = (role, written)
+    memo = rules.memo
+    hit = memo.get(key)
+    if hit is None:
+        try:
+            guests, text = split_guests(written, rules)
+            hit = (guests, parse_move(role, text, rules) if text or not guests else Pass())
+        except MoveError as exc:
+            hit = exc
+        if len(memo) < MEMO_SIZE:
+            memo[key] = hit
+    if isinstance(hit, MoveError):
+        raise MoveError(str(hit))
+    return hit
+
+
 def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
     """Parse one move text of the phase of `role`; MoveError with a readable reason."""
     if normalize(text) in ("pass", ""):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 
 __all__ = ["did_you_mean", "normalize"]
 
 
+@lru_cache(maxsize=65_536)  # a log names the same few dozen things thousands of times
 def normalize(name: str) -> str:
     """Names match case-insensitively with space, '-' and '_' alike (formats.md section 0)."""
     return " ".join(name.replace("-", " ").replace("_", " ").lower().split())

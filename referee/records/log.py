@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
-from referee.moves import AnyMove, Keep, MoveError, Pass, parse_keep, parse_move, split_guests
+from referee.moves import AnyMove, Keep, MoveError, parse_keep, read_written
 from referee.names import did_you_mean, normalize
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
@@ -318,8 +318,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
                 errors.add("log.move", f"{name}: a move of {len(written):,} characters; a move is a few clauses (at most {MAX_MOVE:,} characters)", item.location)
                 continue
             try:
-                guests, text = split_guests(written, rules)
-                move = parse_move(role, text, rules) if text or not guests else Pass()
+                guests, move = read_written(role, written, rules)
             except MoveError as exc:
                 errors.add("log.move", f"{name}: {exc}", item.location)
                 continue

@@ -31,6 +31,7 @@ class Rules:
 
     def __init__(self, model: Any) -> None:
         self.model = model
+        self.memo: dict[tuple[str, str], Any] = {}  # move texts read in this ruleset (`referee.moves.read_written`)
         self.id = model.id
         self.terms = model.terms
         self.goods: tuple[str, ...] = tuple(g.id for g in model.goods)
