@@ -382,6 +382,23 @@ class _Output:
         return getattr(self._inner, name)
 
 
+@app.command()
+def serve(
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port to serve on (0: any free one).")] = 8787,
+    host: Annotated[str, typer.Option("--host", help="The address to bind: this machine only by default; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+) -> None:
+    """The score sheet, the shipping calculator and the log check as a page in the browser
+    (and their JSON API: POST /api/validate, /api/score-sheet, /api/ship)."""
+    from referee.server import serve as run
+
+    try:
+        run(host, port, open_browser)
+    except OSError as exc:
+        print(printable(f"{host}:{port}: error[serve.address]: cannot serve there: {exc.strerror or exc}"))
+        raise typer.Exit(2) from None
+
+
 def main() -> None:
     """Entry point of the `referee` console script."""
     sys.stdout = _Output(sys.stdout)

@@ -1,0 +1,152 @@
+"""The page of `referee serve` in a real headless Chromium (Debian's `chromium`, driven by
+Playwright with `executable_path`; `.ci/run` installs it): a player fills a score sheet and reads
+the totals, enters a shipping position and reads worst / expected / best, pastes a broken log and
+sees its line marked. Screenshots of each tool are saved (`REFEREE_SCREENSHOTS=docs` writes the
+ones the README shows)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.server import make_server
+from tests.conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("the browser tests need Debian's chromium: apt-get install -y chromium (.ci/run does)")
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); CI runs these tests", allow_module_level=True)
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+BROKEN = """ruleset: base
+players: [Anna, Ben, Cleo]
+setup: {plantations: [indigo, sugar, corn, coffee]}
+phases:
+  - settler: Anna
+    moves:
+      - Anna: quarry
+      - Ben: quarry
+"""
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    httpd = make_server("127.0.0.1", 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, address: str) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 390, "height": 900})  # a phone's width
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(address)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    yield page
+    assert errors == []  # no script error in the page
+    context.close()
+
+
+def screenshot(page: Page, tool: str, tmp_path: Path) -> None:
+    folder = ROOT / os.environ["REFEREE_SCREENSHOTS"] if os.environ.get("REFEREE_SCREENSHOTS") else tmp_path
+    page.locator(f"#{tool}").screenshot(path=str(folder / f"serve-{tool}.png"))
+
+
+def test_a_four_player_score_sheet_shows_each_total(page: Page, tmp_path: Path):
+    page.select_option("#sheet-ruleset", "base")
+    page.select_option("#sheet-players", "4")
+    players = [  # name, chips, doubloons, barrels, island, colonists, buildings (occupied ones marked *)
+        ("Dana", 34, 2, 1, 11, 14, ["small indigo plant", "*customs house", "*residence"]),
+        ("Emil", 15, 4, 0, 9, 12, ["small market", "construction hut", "hacienda", "factory", "university", "*city hall"]),
+        ("Fritz", 22, 7, 1, 10, 13, ["small indigo plant", "tobacco storage", "*guild hall"]),
+        ("Gesa", 26, 3, 2, 12, 11, ["indigo plant", "harbor", "fortress"]),
+    ]
+    for number, (name, chips, doubloons, goods, island, colonists, buildings) in enumerate(players, start=1):
+        prefix = f"#sheet-p{number}"
+        page.fill(f"{prefix}-name", name)
+        for field, value in (("chips", chips), ("doubloons", doubloons), ("goods", goods), ("island", island), ("colonists", colonists)):
+            page.fill(f"{prefix}-{field}", str(value))
+        for building in buildings:
+            ident = building.lstrip("*").replace(" ", "-")
+            page.check(f"{prefix}-building-{ident}")
+            if building.startswith("*"):
+                page.check(f"{prefix}-occupied-{ident}")
+    page.click("#sheet-score")
+    expect(page.locator("#sheet-output")).to_have_attribute("data-state", "done")
+    totals = {name: page.locator(f'#sheet-result tr[data-player="{name}"] .total').inner_text().strip() for name, *_ in players}
+    # by hand: Dana 34 + 1 + 4 + 4 + customs house 34 // 4 = 8 + residence (11 spaces) 6 = 57;
+    # Emil 15 + 1 + 1 + 1 + 3 + 3 + 4 + city hall (5 violet + itself) 6 = 34;
+    # Fritz 22 + 1 + 3 + 4 + guild hall (small 1 + large 2) 3 = 33; Gesa 26 + 2 + 3 + 4 (fortress unoccupied) = 35
+    assert totals == {"Dana": "57", "Emil": "34", "Fritz": "33", "Gesa": "35"}
+    screenshot(page, "score-sheet", tmp_path)
+
+
+def test_a_sheets_problem_is_shown_beside_its_field(page: Page):
+    page.select_option("#sheet-ruleset", "base")
+    page.select_option("#sheet-players", "3")
+    for number, name in enumerate(("Anna", "Ben", "Cleo"), start=1):
+        page.fill(f"#sheet-p{number}-name", name)
+        page.fill(f"#sheet-p{number}-chips", "10")
+    page.fill("#sheet-p2-island", "13")  # an island has 12 spaces
+    page.click("#sheet-score")
+    expect(page.locator("#sheet-output")).to_have_attribute("data-state", "error")
+    expect(page.locator("#sheet-p2-island-error")).to_contain_text("Ben's island has 12 spaces, not 13")
+
+
+def test_the_shipping_calculator_answers_the_formats_example(page: Page, tmp_path: Path):
+    page.select_option("#ship-ruleset", "base")
+    page.select_option("#ship-players", "3")
+    page.fill("#ship-vp-left", "30")
+    page.select_option("#ship-ship-1-good", "corn")
+    page.fill("#ship-ship-1-count", "2")
+    page.select_option("#ship-ship-2-good", "sugar")
+    page.fill("#ship-ship-2-count", "3")
+    for number, name, goods, buildings in (
+        (1, "Anna", {"corn": 3, "sugar": 1, "coffee": 2}, ["harbor", "small-warehouse"]),
+        (2, "Ben", {"tobacco": 4}, ["wharf"]),
+        (3, "Cleo", {"corn": 1}, []),
+    ):
+        page.fill(f"#ship-p{number}-name", name)
+        for good, count in goods.items():
+            page.fill(f"#ship-p{number}-good-{good}", str(count))
+        for building in buildings:
+            page.check(f"#ship-p{number}-building-{building}")
+    expect(page.locator('#ship-result tr[data-player="Anna"] .best')).to_have_text("10", timeout=20_000)
+    row = page.locator('#ship-result tr[data-player="Anna"]')
+    assert [row.locator(cell).inner_text().strip() for cell in (".worst", ".expected", ".best")] == ["6", "9", "10"]
+    ben = page.locator('#ship-result tr[data-player="Ben"]')
+    assert [ben.locator(cell).inner_text().strip() for cell in (".worst", ".expected", ".best")] == ["0", "4", "4"]
+    screenshot(page, "shipping", tmp_path)
+
+
+def test_a_broken_log_has_its_line_marked(page: Page, tmp_path: Path):
+    page.fill("#log-text", BROKEN)
+    page.click("#log-check")
+    expect(page.locator("#log-result")).to_have_attribute("data-state", "done")
+    expect(page.locator('.bad-line[data-line="8"]')).to_be_visible()
+    expect(page.locator("#log-result")).to_contain_text("only the settler (Anna) or the owner of an occupied Construction Hut may take a quarry")
+    screenshot(page, "check-log", tmp_path)
+
+
+def test_the_page_fits_a_phones_width(page: Page):
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing scrolls sideways
