@@ -32,16 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-WORST = """\
-ruleset: base
-ships: {6: empty, 7: empty, 8: empty}
-players:
-  - {name: Anna, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [harbor, wharf]}
-  - {name: Ben,  goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [wharf]}
-  - {name: Cleo, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [small warehouse, harbor]}
-  - {name: Dora, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [large warehouse]}
-  - {name: Emil, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 1, coffee: 1}}
-"""
+WORST = (Path(__file__).resolve().parent.parent / "fixtures" / "positions" / "heavy-5p.yaml").read_text()
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("corn", "indigo", "sugar", "tobacco", "coffee")
 SIZES = {3: [4, 5, 6], 4: [5, 6, 7], 5: [6, 7, 8]}

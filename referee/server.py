@@ -49,9 +49,13 @@ def make_server(host: str, port: int, ship_seconds: float = SHIP_SECONDS) -> Thr
     class Handler(_Handler):
         limit = ship_seconds
 
-    server = ThreadingHTTPServer((host, port), Handler)
+    server = _Server((host, port), Handler)
     server.daemon_threads = True
     return server
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the standard library's 5 resets the connections of a busy table's clients
 
 
 class _Handler(BaseHTTPRequestHandler):

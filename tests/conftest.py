@@ -124,3 +124,16 @@ TWO_ROUNDS = """\
 def after_two_rounds(role: str, *moves: str, more: str = "") -> str:
     """A log of TWO_ROUNDS, then Anna's `role` phase with these moves, then `more` phases."""
     return game_log(TWO_ROUNDS + f"- {role}: Anna\n  moves:\n" + "".join(f"    - {m}\n" for m in moves) + more)
+
+
+# A short log whose last move breaks a rule: Ben, not the settler and without a construction
+# hut, takes a quarry (settler.quarry, line 8, column 9).
+QUARRY_LOG = """ruleset: base
+players: [Anna, Ben, Cleo]
+setup: {plantations: [indigo, sugar, corn, coffee]}
+phases:
+  - settler: Anna
+    moves:
+      - Anna: quarry
+      - Ben: quarry
+"""

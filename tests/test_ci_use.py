@@ -16,17 +16,9 @@ from ruamel.yaml import YAML
 
 from referee.diagnostics import Diagnostic, Location
 from referee.render.report import github_annotation
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, QUARRY_LOG, ROOT
 
-BROKEN = """ruleset: base
-players: [Anna, Ben, Cleo]
-setup: {plantations: [indigo, sugar, corn, coffee]}
-phases:
-  - settler: Anna
-    moves:
-      - Anna: quarry
-      - Ben: quarry
-"""
+BROKEN = QUARRY_LOG
 SARIF_SCHEMA = json.loads((ROOT / "tests" / "sarif-2.1.0.schema.json").read_text())
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.server import make_server
-from tests.conftest import ROOT
+from tests.conftest import QUARRY_LOG, ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -25,15 +25,7 @@ if not Path(CHROMIUM).exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-BROKEN = """ruleset: base
-players: [Anna, Ben, Cleo]
-setup: {plantations: [indigo, sugar, corn, coffee]}
-phases:
-  - settler: Anna
-    moves:
-      - Anna: quarry
-      - Ben: quarry
-"""
+BROKEN = QUARRY_LOG
 
 
 @pytest.fixture(scope="module")

@@ -17,26 +17,10 @@ from pathlib import Path
 import pytest
 
 from referee.server import make_server
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, QUARRY_LOG
 
-BROKEN = """ruleset: base
-players: [Anna, Ben, Cleo]
-setup: {plantations: [indigo, sugar, corn, coffee]}
-phases:
-  - settler: Anna
-    moves:
-      - Anna: quarry
-      - Ben: quarry
-"""
-WORST = """ruleset: base
-ships: {6: empty, 7: empty, 8: empty}
-players:
-  - {name: Anna, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [harbor, wharf]}
-  - {name: Ben,  goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [wharf]}
-  - {name: Cleo, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [small warehouse, harbor]}
-  - {name: Dora, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 2, coffee: 2}, buildings: [large warehouse]}
-  - {name: Emil, goods: {corn: 2, indigo: 2, sugar: 2, tobacco: 1, coffee: 1}}
-"""
+BROKEN = QUARRY_LOG
+WORST = (FIXTURES / "positions" / "heavy-5p.yaml").read_text()
 
 
 @pytest.fixture(scope="module")

@@ -9,17 +9,9 @@ import select
 import sys
 from pathlib import Path
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, QUARRY_LOG
 
-BROKEN = """ruleset: base
-players: [Anna, Ben, Cleo]
-setup: {plantations: [indigo, sugar, corn, coffee]}
-phases:
-  - settler: Anna
-    moves:
-      - Anna: quarry
-      - Ben: quarry
-"""
+BROKEN = QUARRY_LOG
 
 
 def on_a_terminal(args: list[str], columns: int) -> str:
