@@ -298,43 +298,34 @@ def test_no_colonist_goes_on_a_forest():
     assert_error(report, "mayor.arrangement", line_of(text, "- Anna: indigo, forest, forest house"))
 
 
+# Anna's forest house is occupied (round 1's mayor phase), and she chooses the settler in round 2
+# with the move `{move}`.
+ANNA_SETTLES_WITH_A_FOREST_HOUSE = """
+    # round 1: governor Anna
+    - builder: Anna
+      moves:
+        - Anna: forest house
+    - mayor: Ben
+    - craftsman: Cleo
+    # round 2: governor Ben
+    - craftsman: Ben
+    - trader: Cleo
+    - settler: Anna
+      moves:
+        - Anna: {move}
+"""
+
+
 def test_the_settler_cannot_turn_a_quarry_into_a_forest():
-    text = log("""
-        # round 1: governor Anna
-        - builder: Anna
-          moves:
-            - Anna: forest house
-        - mayor: Ben
-        - craftsman: Cleo
-        # round 2: governor Ben
-        - craftsman: Ben
-        - trader: Cleo
-        - settler: Anna
-          moves:
-            - Anna: quarry, forest
-        """)
+    text = log(ANNA_SETTLES_WITH_A_FOREST_HOUSE.format(move="quarry, forest"))
     report = check(text)
     assert_error(report, "settler.forest", line_of(text, "- Anna: quarry, forest"))
-
 
 
 def test_a_forest_needs_a_tile_taken_from_the_row():
     # "forest" alone reads well (a clause of the settler's move): it breaks the forest house's
     # rule, an error of the rules (exit 1) at its line. Passing: "sugar, forest" above.
-    text = log("""
-        # round 1: governor Anna
-        - builder: Anna
-          moves:
-            - Anna: forest house
-        - mayor: Ben
-        - craftsman: Cleo
-        # round 2: governor Ben
-        - craftsman: Ben
-        - trader: Cleo
-        - settler: Anna
-          moves:
-            - Anna: forest
-        """)
+    text = log(ANNA_SETTLES_WITH_A_FOREST_HOUSE.format(move="forest"))
     report = check(text)
     assert_error(report, "settler.forest", last_line_of(text, "- Anna: forest"))
     assert report.exit_code == 1
