@@ -121,3 +121,26 @@ def test_keep_outside_a_captain_phase_is_refused():
 def test_a_move_that_does_not_fit_the_phase_grammar():
     report = check_log(GOOD_HEAD + "phases:\n  - trader: Anna\n    moves:\n      - Anna: corn, sugar\n", "game.yaml")
     assert [(d.rule, d.location.line) for d in report.errors] == [("log.move", 7)]
+
+
+def test_the_end_of_a_log_is_its_last_written_node():
+    """A log's end (where a missing decision after its last phase is reported) is the line after
+    its last node; found along the last children, it is the greatest line of the whole tree."""
+    from referee.diagnostics import InputError
+    from referee.records.log import _last_line
+    from referee.source import YNode, read_yaml
+    from tests.conftest import FIXTURES
+
+    def greatest(node: YNode) -> int:
+        children = node.value.values() if isinstance(node.value, dict) else node.value if isinstance(node.value, list) else []
+        return max([node.line, *(greatest(child) for child in children)])
+
+    paths = sorted(FIXTURES.rglob("*.yaml"))
+    for path in paths:
+        try:
+            root = read_yaml(path.read_bytes(), path.name)
+        except InputError:
+            continue  # the mistakes of fixtures/broken
+        assert _last_line(root) == greatest(root), path
+    flow = read_yaml("{ruleset: base, phases: [{settler: Anna}, {mayor: Ben,\n moves: [{Ben: corn}]}]}\n", "flow.yaml")
+    assert _last_line(flow) == greatest(flow) == 2

@@ -255,14 +255,16 @@ def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
 
 
 def _last_line(node: YNode) -> int:
-    line = node.line
-    if isinstance(node.value, dict):
-        for v in node.value.values():
-            line = max(line, _last_line(v))
-    elif isinstance(node.value, list):
-        for v in node.value:
-            line = max(line, _last_line(v))
-    return line
+    """The line of the last node of the document: nodes come in the order they are written,
+    so it is the last child's last child ..., not a walk of the whole tree."""
+    while True:
+        children = node.value
+        if isinstance(children, dict) and children:
+            node = next(reversed(children.values()))
+        elif isinstance(children, list) and children:
+            node = children[-1]
+        else:
+            return node.line
 
 
 def _is_role(rules: Rules, key: str) -> bool:
