@@ -11,6 +11,8 @@ Reading documents (each raises `InputError`, its `diagnostics` saying what is wr
 
 Playing and checking:
 - `replay(record)` -> `Replay`: the log played through the engine, stopping at the first illegal move
+- `replay_steps(record)`: the same, one `Step` at a time (the game before each role choice and
+  move, and after each phase), for tools that look at the game between moves
 - `Game`: the engine; `legal_moves(game, player)` lists what `player` may play now
 - `check_log(data, file)` -> `LogReport`: read, replay, score and check the written result
 - `score(boards, rules)` -> `[Score]`: final scores with every part; `winners(scores)`
@@ -35,7 +37,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time each name is importe
     from referee.records.log import GameRecord, read_log
     from referee.records.position import Position, read_position
     from referee.records.write import canonical as canonical_log
-    from referee.replays import Replay, replay
+    from referee.replays import Replay, Step, replay, replay_steps
     from referee.rulesets.load import load_ruleset
     from referee.rulesets.rules import Rules
     from referee.scoring import Score, score, winners
@@ -66,6 +68,8 @@ _API: dict[str, tuple[str, str]] = {
     "canonical_log": ("referee.records.write", "canonical"),
     "Replay": ("referee.replays", "Replay"),
     "replay": ("referee.replays", "replay"),
+    "replay_steps": ("referee.replays", "replay_steps"),
+    "Step": ("referee.replays", "Step"),
     "load_ruleset": ("referee.rulesets.load", "load_ruleset"),
     "Rules": ("referee.rulesets.rules", "Rules"),
     "Score": ("referee.scoring", "Score"),
@@ -95,6 +99,7 @@ __all__ = [
     "RuleViolation",
     "Rules",
     "Score",
+    "Step",
     "__version__",
     "all_outcomes",
     "canonical_log",
@@ -106,6 +111,7 @@ __all__ = [
     "read_position",
     "read_sheet",
     "replay",
+    "replay_steps",
     "score",
     "score_sheet",
     "ship",

@@ -8,13 +8,14 @@ whose decision it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
 from referee.diagnostics import Diagnostic, Missing, RuleViolation
 from referee.engine import legal
 from referee.engine.game import Game
-from referee.records.log import GameRecord, PhaseRecord
+from referee.records.log import GameRecord, MoveRecord, PhaseRecord
 from referee.text import listing
 
 
@@ -82,27 +83,50 @@ def replay(record: GameRecord) -> Replay:
     return Replay(record, game, None, False, next_decision(game), applied)
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A point of a replay, with the game as it is there: before a phase's role choice
+    (`kind` "role"), before one of its moves ("move", with `move`), or after the phase ("end").
+    `game` is one object throughout the replay: copy it (`Game.clone`) to keep a state."""
+
+    kind: str
+    game: Game
+    phase: PhaseRecord
+    move: MoveRecord | None = None
+
+
+def replay_steps(record: GameRecord) -> Iterator[Step]:
+    """Play `record` through the engine one step at a time, for tools and tests that look at the
+    game between moves: `for step in replay_steps(record)`. A rule broken raises the engine's
+    RuleViolation where it happens (`replay` reports it, with its place in the log)."""
+    game = Game(record.rules, record.players, record.plantations, record.buildings)
+    for entry in record.phases:
+        yield Step("role", game, entry)
+        game.choose_role(entry.chooser, entry.role, entry.doubloons)
+        for move in entry.moves:
+            yield Step("move", game, entry, move)
+            game.play(move.player, move.move, move.guests)
+        game.finish_phase(reveal=entry.reveal, keep=entry.keep)
+        yield Step("end", game, entry)
+
+
 SHOWN = 6  # legal moves listed in a diagnostic, at most
 
 
 def _legal_here(exc: RuleViolation, record: GameRecord, entry: PhaseRecord, upto: int | None) -> RuleViolation:
     """The violation, its sentence ending with the moves that were legal there (shortened).
 
-    The game is replayed afresh to just before the offending role choice (`upto` None) or move,
-    as a failed move may have changed the state before it was refused."""
+    The game is replayed afresh (`replay_steps`) to just before the offending role choice (`upto`
+    None) or move, as a failed move may have changed the state before it was refused."""
     if exc.rule == "game.over" or exc.explained:
         return exc
-    game = Game(record.rules, record.players, record.plantations, record.buildings)
-    for ph in record.phases:
-        if ph is entry and upto is None:
+    target = entry.moves[upto] if upto is not None else None
+    for step in replay_steps(record):
+        if step.phase is entry and step.move is target and step.kind == ("role" if target is None else "move"):
+            game = step.game
             break
-        game.choose_role(ph.chooser, ph.role, ph.doubloons)
-        moves = ph.moves if ph is not entry else ph.moves[:upto]
-        for m in moves:
-            game.play(m.player, m.move, m.guests)
-        if ph is entry:
-            break
-        game.finish_phase(reveal=ph.reveal, keep=ph.keep)
+    else:  # pragma: no cover - the replay that failed reached this step
+        return exc
     if upto is None:
         texts = [game.nm(role) + (f" (with {d} {game.rules.terms.doubloon[1]})" if d is not None else "") for role, d in legal.roles(game)]
         who = game.who(game.chooser)

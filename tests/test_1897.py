@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from referee.check import LogReport, check_log
 from referee.cli import app
-from referee.engine.game import Game
 from referee.records.log import read_log
+from referee.replays import replay_steps
 from referee.rulesets.load import load_ruleset
 from referee.sheet import score_sheet
 from tests.conftest import CORPUS, FIXTURES, ROOT, check, corpus_prefix, extend, game_log, last_line_of, line_of, replayed
@@ -88,14 +88,12 @@ def triggers_by_phase(base_text: str) -> list[tuple[str, set[str]]]:
     boards: VP handed out reach the 1897 VP tokens, a player has 12 building slots filled, or a
     recruiter phase left the work register short of max(empty building circles, players)."""
     record = read_log(base_text, "base.yaml")
-    game = Game(record.rules, record.players, record.plantations, record.buildings)
     n = len(record.players)
     out = []
-    for entry in record.phases:
-        game.choose_role(entry.chooser, entry.role, entry.doubloons)
-        for move in entry.moves:
-            game.play(move.player, move.move, move.guests)
-        game.finish_phase(reveal=entry.reveal, keep=entry.keep)
+    for step in replay_steps(record):
+        if step.kind != "end":
+            continue
+        game, entry = step.game, step.phase
         held: set[str] = set()
         if sum(b.vp for b in game.boards) >= VP_TOKENS_1897[n]:
             held.add("vp")

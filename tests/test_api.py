@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import referee
-from tests.conftest import ROOT
+from tests.conftest import QUARRY_LOG, ROOT
 
 
 def _readme_section(title: str) -> str:
@@ -93,3 +93,16 @@ def test_a_user_script_passes_mypy_strict(tmp_path: Path):
     assert out.returncode == 0, out.stdout + out.stderr
     out = subprocess.run([*command, str(wrong)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1 and "Incompatible types in assignment" in out.stdout, out.stdout + out.stderr
+
+
+def test_replay_steps_walks_a_log_one_step_at_a_time():
+    record = referee.read_log((ROOT / "fixtures" / "game-2p.yaml").read_bytes(), "game-2p.yaml")
+    steps = list(referee.replay_steps(record))
+    kinds = [step.kind for step in steps]
+    assert kinds.count("role") == kinds.count("end") == len(record.phases)
+    assert kinds.count("move") == sum(len(phase.moves) for phase in record.phases)
+    assert steps[-1].game.over and referee.replay(record).moves == len(steps) - kinds.count("end")
+    broken = referee.read_log(QUARRY_LOG, "club.yaml")
+    with pytest.raises(referee.RuleViolation) as refused:
+        list(referee.replay_steps(broken))
+    assert refused.value.rule == "settler.quarry"

@@ -11,8 +11,8 @@ import os
 import pytest
 
 from referee.engine import legal
-from referee.engine.game import Game
 from referee.records.log import read_log
+from referee.replays import replay_steps
 from tests.conftest import FIXTURES, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -26,15 +26,12 @@ GAMES = sorted(
 def transcript(path) -> str:
     """`line: who what: N` for every role choice and move of the log."""
     record = read_log(path.read_bytes(), path.name, base_dir=path.parent)
-    game = Game(record.rules, record.players, record.plantations, record.buildings)
     out = []
-    for entry in record.phases:
-        out.append(f"{entry.location.line}: {record.players[entry.chooser]} chooses a role: {len(legal.roles(game))}")
-        game.choose_role(entry.chooser, entry.role, entry.doubloons)
-        for move in entry.moves:
-            out.append(f"{move.location.line}: {record.players[move.player]} moves: {legal.count_moves(game, move.player)}")
-            game.play(move.player, move.move, move.guests)
-        game.finish_phase(reveal=entry.reveal, keep=entry.keep)
+    for step in replay_steps(record):
+        if step.kind == "role":
+            out.append(f"{step.phase.location.line}: {record.players[step.phase.chooser]} chooses a role: {len(legal.roles(step.game))}")
+        elif step.move is not None:
+            out.append(f"{step.move.location.line}: {record.players[step.move.player]} moves: {legal.count_moves(step.game, step.move.player)}")
     return "\n".join(out) + "\n"
 
 

@@ -22,7 +22,7 @@ from referee.moves import Build, Load, Pass, Sell, Settle
 from referee.play import play, to_log
 from referee.records.log import GameRecord, read_log
 from referee.records.write import canonical
-from referee.replays import replay
+from referee.replays import replay, replay_steps
 from referee.rulesets.load import load_ruleset
 
 RULESETS = ("base", "expansion-1", "1897")
@@ -95,14 +95,9 @@ def _expected_totals(game: Game) -> dict[str, object]:
 
 def _steps(record: GameRecord):
     """Replay a record move by move, yielding the game before each move (and after each phase)."""
-    game = Game(record.rules, record.players, record.plantations, record.buildings)
-    for entry in record.phases:
-        game.choose_role(entry.chooser, entry.role, entry.doubloons)
-        for move in entry.moves:
-            yield game, entry, move
-            game.play(move.player, move.move, move.guests)
-        game.finish_phase(reveal=entry.reveal, keep=entry.keep)
-        yield game, entry, None
+    for step in replay_steps(record):
+        if step.kind != "role":
+            yield step.game, step.phase, step.move
 
 
 @pytest.mark.parametrize("ruleset", ["base", "expansion-1"])
