@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.diagnostics import RULE_ERROR, Diagnostic, InputError
+from referee.diagnostics import RULE_ERROR, Diagnostic, InputError, in_order
 from referee.records.log import GameRecord, read_log
 from referee.replays import Replay, replay
 from referee.rulesets.rules import Rules
@@ -44,7 +44,7 @@ def check_log(data: bytes | str, file: str, ruleset: str | None = None, provisio
     try:
         record = read_log(data, file, ruleset, base_dir)
     except InputError as exc:
-        report.errors = sorted(exc.diagnostics, key=_order)
+        report.errors = in_order(exc.diagnostics)
         return report
     report.rules = record.rules
     run = replay(record)
@@ -81,6 +81,3 @@ def check_result(record: GameRecord, run: Replay, scores: list[Score]) -> list[D
             )
     return out
 
-
-def _order(d: Diagnostic) -> tuple[int, int]:
-    return (d.location.line, d.location.column) if d.location else (0, 0)

@@ -34,6 +34,11 @@ class Diagnostic:
         return Diagnostic(self.rule, self.message, location, self.exit_code)
 
 
+def in_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics in the order a reader meets them: by line and column (unplaced ones first)."""
+    return sorted(diagnostics, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
+
+
 class RuleViolation(Exception):
     """Raised by the engine when a move breaks a rule; the replay adds the move's location.
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.check import LogReport
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.engine.selection import selection_problems
 from referee.engine.state import Board
 from referee.modelcheck import validate
@@ -64,7 +64,7 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
         try:
             _boards(root, salvaged, ruleset_of(root, ruleset, base_dir))
         except InputError as more:
-            raise InputError(_in_order(shape.diagnostics + more.diagnostics)) from None
+            raise InputError(in_order(shape.diagnostics + more.diagnostics)) from None
         raise
     rules = ruleset_of(root, ruleset, base_dir)
     return rules, _boards(root, sheet, rules)
@@ -94,10 +94,6 @@ def _without_bad_fields(plain: object) -> ScoreSheetModel | None:
         except ValidationError:
             return None
     return None  # pragma: no cover (called only when the sheet broke the model)
-
-
-def _in_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    return sorted(diagnostics, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
 
 
 def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
@@ -221,7 +217,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
             where = built[violet[problem.item]][0][1] if problem.item is not None else players_node.location
             err("sheet.selection", problem.message, where)
     if errors:
-        raise InputError(_in_order(errors))
+        raise InputError(in_order(errors))
     return boards
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.moves import AnyMove, Keep, MoveError, parse_keep, read_written
 from referee.names import did_you_mean, normalize
 from referee.rulesets.load import ruleset_of, supply_ruleset
@@ -102,7 +102,7 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
         except InputError as exc:
             lines = {d.location.line for d in explained if d.location is not None}
             rest = [d for d in exc.diagnostics if d.location is None or d.location.line not in lines]
-            raise InputError(sorted(explained + rest, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))) from None
+            raise InputError(in_order(explained + rest)) from None
         if explained:
             raise InputError(explained)
     rules = ruleset_of(root, ruleset, base_dir)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from referee.diagnostics import READ_ERROR, Diagnostic
 from referee.names import normalize
+from referee.records.log import PHASE_KEYS
 from referee.source import YNode
 
-PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
 RULE = "log.schema"
 
 

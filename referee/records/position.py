@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.names import normalize
 from referee.records.names_list import names_in
 from referee.rulesets.load import ruleset_of, supply_ruleset
@@ -325,7 +325,7 @@ def _check(root: YNode, model: Any, rules: Rules, file: str) -> Position:
         errors.add("position.vp-left", f"vp_left: the game has {setup.vp_chips} VP in chips with {n} players, not {model.vp_left}", doc["vp_left"].location)
 
     if errors.items:
-        raise InputError(sorted(errors.items, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0)))
+        raise InputError(in_order(errors.items))
     return Position(
         file=file,
         rules=rules,
