@@ -290,14 +290,17 @@ def rules(
         raise typer.Exit(2)
     ruleset = override or ruleset or "base"
     loaded = _ruleset_or_exit(ruleset)
+    refused = loaded.not_for(players) if players is not None else None
+    if refused is not None:
+        print(printable(f"{ruleset}: error[rules.players]: {refused}"))
+        raise typer.Exit(2)
     try:
         if format is Format.json:
             print(rules_json(loaded, building))
         else:
             print(rules_text(loaded, building, players))
     except KeyError as exc:
-        rule = "rules.players" if players is not None and str(exc.args[0]).startswith("the ") else "rules.unknown-building"
-        print(printable(f"{ruleset}: error[{rule}]: {exc.args[0]}"))
+        print(printable(f"{ruleset}: error[rules.unknown-building]: {exc.args[0]}"))
         raise typer.Exit(2) from None
 
 
@@ -313,8 +316,9 @@ def play(
     from referee.play import to_log
 
     rules = _ruleset_or_exit(ruleset)
-    if players not in rules.model.player_counts:
-        print(printable(f"{ruleset}: error[play.players]: the {rules.id} ruleset is for {', '.join(str(n) for n in sorted(rules.model.player_counts))} players, not {players}"))
+    refused = rules.not_for(players)
+    if refused is not None:
+        print(printable(f"{ruleset}: error[play.players]: {refused}"))
         raise typer.Exit(2)
     text = to_log(play_game(rules, players, seed), _ruleset_as_written(ruleset, output))
     if output is None:
@@ -330,13 +334,12 @@ def play(
 def _ruleset_as_written(ruleset: str, output: Path | None) -> str:
     """The `ruleset` key of a written log: a bundled name as given; a path (relative to the
     working directory) made relative to the written file's folder, where a reader looks for it."""
-    from referee.rulesets.load import ruleset_path
+    from referee.rulesets.load import names_a_file
 
-    path = ruleset_path(ruleset)
-    if path.parent == ruleset_path("base").parent:  # bundled
+    if not names_a_file(ruleset):
         return ruleset
     base = (output.parent if output is not None else Path()).resolve()
-    return Path(os.path.relpath(path.resolve(), base)).as_posix()
+    return Path(os.path.relpath(Path(ruleset).resolve(), base)).as_posix()
 
 
 class _Done:

@@ -132,7 +132,7 @@ def _errors(diagnostics: list[Diagnostic], file: str = "document") -> dict[str, 
 
 def _bundled_ruleset_only(data: bytes) -> None:
     """Refuse (400) a document that names a ruleset by path: the server reads no file."""
-    from referee.rulesets.load import bundled_rulesets, ruleset_path
+    from referee.rulesets.load import bundled_rulesets, names_a_file
     from referee.source import read_yaml
 
     try:
@@ -143,7 +143,7 @@ def _bundled_ruleset_only(data: bytes) -> None:
         return
     node = root.value["ruleset"]
     name = node.text() if isinstance(node.value, (str, int)) else ""
-    if name and ruleset_path(name).parent != ruleset_path("base").parent:  # a path (an unknown name is the reader's to explain)
+    if names_a_file(name):  # a path (an unknown name is the reader's to explain)
         message = f"the server knows only the bundled rulesets ({', '.join(bundled_rulesets())}), not '{name}'"
         raise Refused(HTTPStatus.BAD_REQUEST, _errors([Diagnostic("ruleset.not-bundled", message, node.location, READ_ERROR)]))
 

@@ -104,9 +104,9 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
 
     players_node = root.value["players"]
     n = len(sheet.players)
-    if n not in rules.model.player_counts:
-        counts = sorted(rules.model.player_counts)
-        err("sheet.players", f"the {rules.id} ruleset is for {counts[0]} to {counts[-1]} players, not {n}", players_node.location)
+    refused = rules.not_for(n, span=True)
+    if refused is not None:
+        err("sheet.players", refused, players_node.location)
     built: dict[str, list[tuple[str, Location]]] = {}
     boards: list[Board] = []
     total_goods = 0

@@ -26,9 +26,9 @@ class Game:
         shipping position, which sets up only what the captain phase needs); `buildings`, the
         violet buildings chosen before the game when the ruleset has a selection."""
         n = len(players)
-        if n not in rules.model.player_counts:
-            counts = ", ".join(str(k) for k in sorted(rules.model.player_counts))
-            raise RuleViolation("setup.players", f"the {rules.id} ruleset is for {counts} players, not {n}")
+        refused = rules.not_for(n)
+        if refused is not None:
+            raise RuleViolation("setup.players", refused)
         self.rules = rules
         self.setup = setup = rules.players(n)
         self.n = n

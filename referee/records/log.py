@@ -196,9 +196,9 @@ def _resolve(root: YNode, rules: Rules, file: str) -> GameRecord:
     doc = root.value
     names = [n.text() for n in doc["players"].value]
     players = _Players(names)
-    if len(names) not in rules.model.player_counts:
-        counts = sorted(rules.model.player_counts)
-        errors.add("log.players", f"the {rules.id} ruleset is for {counts[0]} to {counts[-1]} players, not {len(names)}", doc["players"].location)
+    refused = rules.not_for(len(names), span=True)
+    if refused is not None:
+        errors.add("log.players", refused, doc["players"].location)
 
     setup = doc["setup"]
     plantations: list[str] = []

@@ -163,9 +163,9 @@ def _check(root: YNode, model: Any, rules: Rules, file: str) -> Position:
 
     # players: their number and names
     setup = rules.model.player_counts.get(n)
-    if setup is None:
-        counts = sorted(rules.model.player_counts)
-        errors.add("position.players", f"the {rules.id} ruleset is for {counts[0]} to {counts[-1]} players, not {n}", players_node.location)
+    refused = rules.not_for(n, span=True)
+    if refused is not None:
+        errors.add("position.players", refused, players_node.location)
     seen_names: dict[str, str] = {}
     for i, player in enumerate(model.players):
         pnode = players_node.value[i]

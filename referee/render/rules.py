@@ -103,8 +103,9 @@ def rules_text(rules: Rules, building: str | None = None, players: int | None = 
     """The ruleset as plain-text tables; with `players`, the numbers of a game of that many
     (KeyError for a count the ruleset has none for)."""
     m = rules.model
-    if players is not None and players not in m.player_counts:
-        raise KeyError(f"the {m.id} ruleset is for {', '.join(str(n) for n in sorted(m.player_counts))} players, not {players}")
+    refused = rules.not_for(players) if players is not None else None
+    if refused is not None:
+        raise KeyError(refused)
     if building is not None:
         return _building_text(rules, building, players)
     renamed = any(_base_name(x) for x in (*m.buildings, *m.goods, *m.roles))

@@ -33,12 +33,16 @@ def bundled_rulesets() -> list[str]:
     return sorted(p.stem for p in data_dir("rulesets").glob("*.yaml"))
 
 
+def names_a_file(name: str) -> bool:
+    """Does `name` name a ruleset file (a path), not a bundled ruleset?"""
+    return "/" in name or "\\" in name or name.endswith((".yaml", ".yml"))
+
+
 def ruleset_path(name: str, relative_to: Path | None = None) -> Path:
     """The file of a bundled ruleset name (case-insensitive, space, '-' and '_' alike, as every
     name: `Base`, `Expansion 1`), or a path (relative to `relative_to`)."""
-    bundled = data_dir("rulesets") / f"{normalize(name).replace(' ', '-')}.yaml"
-    if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
-        return bundled
+    if not names_a_file(name):
+        return data_dir("rulesets") / f"{normalize(name).replace(' ', '-')}.yaml"
     path = Path(name)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to / path

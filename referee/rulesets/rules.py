@@ -59,6 +59,15 @@ class Rules:
         """Setup and supplies for `n` players (KeyError if the ruleset has none)."""
         return self.model.player_counts[n]
 
+    def not_for(self, n: int, span: bool = False) -> str | None:
+        """None when the ruleset has a game of `n` players; else the sentence that says it has
+        not, its player counts listed ('2, 3, 4, 5') or, with `span`, as a range ('2 to 5')."""
+        counts = sorted(self.model.player_counts)
+        if n in counts:
+            return None
+        listed = f"{counts[0]} to {counts[-1]}" if span else ", ".join(str(k) for k in counts)
+        return f"the {self.id} ruleset is for {listed} players, not {n}"
+
     def copies(self, building: Building, players: int) -> int:
         """Copies of `building` in a game of `players` players."""
         pc = self.model.player_counts.get(players)
