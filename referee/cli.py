@@ -113,6 +113,11 @@ def validate(
     counts = [0, 0, 0]  # exit codes 0, 1, 2
     show_progress = format is CheckFormat.text and len(paths) > 1 and sys.stdout.isatty() and sys.stderr.isatty()
     reports: list[dict[str, object]] = []
+    cluster_errors: tuple[type[Exception], ...] = ()  # the cluster's module (and Dask) only when one is asked for
+    if cluster is not None:
+        from referee.cluster import ClusterError
+
+        cluster_errors = (ClusterError,)
     try:
         with _progress(len(paths), show_progress) as tick:
             for code, text in check_all(paths, ruleset, provisional, style, jobs, tick, only_logs, cluster):
@@ -125,11 +130,7 @@ def validate(
                     reports.append(json_module.loads(text))
                 elif text:  # github: a valid log has no annotation
                     print(text, flush=show_progress)
-    except Exception as exc:
-        from referee.cluster import ClusterError
-
-        if not isinstance(exc, ClusterError):
-            raise
+    except cluster_errors as exc:
         print(printable(f"{cluster}: error[usage.cluster]: {exc}"))
         raise typer.Exit(2) from None
     if format is CheckFormat.sarif:

@@ -19,9 +19,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.batch import Input, check
-from referee.diagnostics import READ_ERROR, Diagnostic, Location
-from referee.workers import Result, _check_paths
+from referee.batch import Input
+from referee.workers import InOrder, Result, _check_paths, unchecked
 
 _LOCAL = re.compile(r"local:(\d{1,3})")
 BATCH = 32  # paths a task: a cluster's scheduling costs more a task than a local pool's
@@ -61,40 +60,29 @@ def check_on_cluster(
 
 
 def _run(client: Any, as_completed: Any, items: list[str | Input], ruleset: str | None, provisional: bool, style: str, tick: Callable[[], None] | None) -> Iterator[Result]:
-    results: dict[int, Result] = {}
-    for i, item in enumerate(items):
-        if isinstance(item, Input):  # read already (standard input, or a folder that could not be listed)
-            results[i] = check(item, ruleset, provisional, style)
-    paths = [i for i, item in enumerate(items) if not isinstance(item, Input)]
-    batches = [tuple(paths[at : at + BATCH]) for at in range(0, len(paths), BATCH)]
-    window = 4 * max(1, len(client.scheduler_info().get("workers", {})))
-    written = 0
+    run = InOrder(items, ruleset, provisional, style, tick)
+    todo = run.batches(BATCH)
     flying: dict[Any, tuple[int, ...]] = {}
     pending = as_completed()
-    for batch in batches[:window]:
+
+    def submit() -> None:
+        batch = todo.popleft()
         future = client.submit(_check_paths, [items[i] for i in batch], ruleset, provisional, style, pure=False)
         flying[future] = batch
         pending.add(future)
-    queued = batches[window:]
-    while written < len(items):
-        while written in results:
-            yield results.pop(written)
-            written += 1
-            if tick:
-                tick()
-        if written >= len(items):
-            break
+
+    window = 4 * max(1, len(client.scheduler_info().get("workers", {})))  # batches in flight
+    while todo and len(flying) < window:
+        submit()
+    yield from run.ready()
+    while flying:
         future = next(pending)
         batch = flying.pop(future)
         try:
-            results.update(zip(batch, future.result(), strict=True))
+            run.results.update(zip(batch, future.result(), strict=True))
         except Exception as exc:  # a worker lost, killed, or a failure of the cluster: reported for these files
             for i in batch:
-                path = str(items[i])
-                message = f"the cluster could not check this file ({type(exc).__name__}: {exc})"
-                results[i] = check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, style)
-        if queued:
-            batch = queued.pop(0)
-            future = client.submit(_check_paths, [items[i] for i in batch], ruleset, provisional, style, pure=False)
-            flying[future] = batch
-            pending.add(future)
+                run.results[i] = unchecked(str(items[i]), f"the cluster could not check this file ({type(exc).__name__}: {exc})", ruleset, provisional, style)
+        if todo:
+            submit()
+        yield from run.ready()

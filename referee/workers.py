@@ -33,27 +33,50 @@ Result = tuple[int, str]
 CHUNK = 8  # files a task: fewer round trips between the parent and the workers
 
 
+class InOrder:
+    """The results of a run by input index, given back in input order as they come (`ready`).
+    The items read already (standard input, a folder that could not be listed) are checked at
+    once; the paths go out in batches of their indexes (`batches`). Worker processes and a Dask
+    cluster both collect their results here."""
+
+    def __init__(self, items: list[str | Input], ruleset: str | None, provisional: bool, style: str, tick: Callable[[], None] | None) -> None:
+        self.items = items
+        self.tick = tick
+        self.written = 0
+        self.results: dict[int, Result] = {i: check(item, ruleset, provisional, style) for i, item in enumerate(items) if isinstance(item, Input)}
+
+    def batches(self, size: int) -> deque[tuple[int, ...]]:
+        """The indexes of the paths, `size` a batch."""
+        paths = [i for i, item in enumerate(self.items) if not isinstance(item, Input)]
+        return deque(tuple(paths[at : at + size]) for at in range(0, len(paths), size))
+
+    @property
+    def done(self) -> bool:
+        return self.written >= len(self.items)
+
+    def ready(self) -> Iterator[Result]:
+        """The results next in input order that have come."""
+        while self.written in self.results:
+            yield self.results.pop(self.written)
+            self.written += 1
+            if self.tick:
+                self.tick()
+
+
+def unchecked(path: str, message: str, ruleset: str | None, provisional: bool, style: str) -> Result:
+    """The result of a file that no worker could check (`internal.worker-died`, saying why)."""
+    return check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, style)
+
+
 def check_parallel(items: list[str | Input], ruleset: str | None, provisional: bool, style: str, jobs: int, tick: Callable[[], None] | None) -> Iterator[Result]:
     """(exit code, rendered output) of each item, in order, checked in `jobs` processes."""
-    results: dict[int, Result] = {}
-    paths = [i for i, item in enumerate(items) if isinstance(item, str)]
-    todo = deque(tuple(paths[at : at + CHUNK]) for at in range(0, len(paths), CHUNK))
-    for i, item in enumerate(items):
-        if isinstance(item, Input):  # already read (standard input, or a problem found while listing)
-            results[i] = check(item, ruleset, provisional, style)
+    run = InOrder(items, ruleset, provisional, style, tick)
+    results = run.results
+    todo = run.batches(CHUNK)
     window = 2 * jobs  # tasks in flight
-    written = 0
-
-    def ready() -> Iterator[Result]:
-        nonlocal written
-        while written in results:
-            yield results.pop(written)
-            written += 1
-            if tick:
-                tick()
 
     with _stopping_on_signals() as pools:
-        while written < len(items):
+        while not run.done:
             pool = _pool(jobs)
             pools.append(pool)
             flying: dict[tuple[int, ...], Future[list[Result]]] = {}
@@ -72,13 +95,13 @@ def check_parallel(items: list[str | Input], ruleset: str | None, provisional: b
                                 broken = True
                                 continue
                             del flying[chunk]
-                    yield from ready()
+                    yield from run.ready()
             finally:
                 pool.shutdown(wait=False, cancel_futures=True)
                 pools.remove(pool)
             for i in sorted(i for chunk in flying for i in chunk):  # in flight when a worker died: each alone, in a fresh worker
                 results[i] = _alone(items[i], ruleset, provisional, style, pools)  # type: ignore[arg-type]
-            yield from ready()
+            yield from run.ready()
 
 
 def _alone(path: str, ruleset: str | None, provisional: bool, style: str, pools: list[ProcessPoolExecutor]) -> Result:
@@ -87,8 +110,7 @@ def _alone(path: str, ruleset: str | None, provisional: bool, style: str, pools:
     try:
         return pool.submit(_check_path, path, ruleset, provisional, style).result()
     except BrokenProcessPool:
-        message = "the worker process checking this file died (killed, or out of memory); the file was not checked"
-        return check(Input(None, path, None, Diagnostic("internal.worker-died", message, Location(path, 1, 1), READ_ERROR)), ruleset, provisional, style)
+        return unchecked(path, "the worker process checking this file died (killed, or out of memory); the file was not checked", ruleset, provisional, style)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
         pools.remove(pool)
