@@ -217,7 +217,7 @@ def score(
     elif format is CheckFormat.sarif:
         from referee.render.sarif import sarif_document
 
-        print(sarif_document([json_module.loads(render.report_json(report))]))
+        print(sarif_document([render.report_object(report)]))
     elif report.scores is None:
         print(render.report_text(report))
     elif report.errors:  # a written result that disagrees: the mismatch, then the scores as replayed

@@ -148,27 +148,33 @@ def _bundled_ruleset_only(data: bytes) -> None:
         raise Refused(HTTPStatus.BAD_REQUEST, _errors([Diagnostic("ruleset.not-bundled", message, node.location, READ_ERROR)]))
 
 
+def _status(exit_code: int) -> HTTPStatus:
+    """What the command line's exit code is over HTTP: a document that could not be read is a
+    bad request; one read and checked, broken rule or not, is answered."""
+    return HTTPStatus.BAD_REQUEST if exit_code == READ_ERROR else HTTPStatus.OK
+
+
 def _validate(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
     from referee.check import check_log
-    from referee.render.report import report_json
+    from referee.render.report import report_object
 
     report = check_log(data, "document", None, True, None)
-    return (HTTPStatus.BAD_REQUEST if report.exit_code == READ_ERROR else HTTPStatus.OK), json.loads(report_json(report))
+    return _status(report.exit_code), report_object(report)
 
 
 def _score_sheet(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
-    from referee.render.report import report_json
+    from referee.render.report import report_object
     from referee.sheet import score_sheet
 
     report = score_sheet(data, "document")
-    return (HTTPStatus.BAD_REQUEST if report.exit_code == READ_ERROR else HTTPStatus.OK), json.loads(report_json(report))
+    return _status(report.exit_code), report_object(report)
 
 
 def _ship(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
     from referee.ship_command import ship_report
 
     pieces, code = ship_report(data, "document", None, None, None, None, True)
-    return (HTTPStatus.BAD_REQUEST if code == READ_ERROR else HTTPStatus.OK), json.loads("".join(pieces))
+    return _status(code), json.loads("".join(pieces))
 
 
 _JOBS = {"/api/validate": _validate, "/api/score-sheet": _score_sheet, "/api/ship": _ship}

@@ -86,6 +86,11 @@ def score_json(s: Score) -> dict[str, Any]:
 
 def report_json(r: LogReport) -> str:
     """One JSON line for one log."""
+    return json_text(report_object(r))
+
+
+def report_object(r: LogReport) -> dict[str, Any]:
+    """One log's report as the JSON object of formats.md section 4."""
     obj: dict[str, Any] = {
         "file": r.file,
         "valid": r.valid,
@@ -99,7 +104,7 @@ def report_json(r: LogReport) -> str:
         obj["waiting"] = r.waiting
     if r.scores is not None:
         obj["provisional"] = not r.complete
-    return json_text(obj)
+    return obj
 
 
 def report_text(r: LogReport) -> str:
@@ -111,12 +116,13 @@ def report_text(r: LogReport) -> str:
         if r.scores:
             lines.append(printable(f"{r.file}: scores as replayed: {totals_text(r.scores)}"))
         return "\n".join(lines)
+    moves = count(r.moves, ("move", "moves"))
     if r.complete:
         if r.scores:
-            return printable(f"{r.file}: valid, complete game ({count(r.moves, ('move', 'moves'))}); {winner_text(r.scores)}; scores: {totals_text(r.scores)}")
-        return printable(f"{r.file}: valid, complete game ({count(r.moves, ('move', 'moves'))})")
+            return printable(f"{r.file}: valid, complete game ({moves}); {winner_text(r.scores)}; scores: {totals_text(r.scores)}")
+        return printable(f"{r.file}: valid, complete game ({moves})")
     scores = f"; provisional scores: {totals_text(r.scores)}" if r.scores else ""
-    return printable(f"{r.file}: valid so far, game in progress ({count(r.moves, ('move', 'moves'))}); next: {r.waiting}{scores}")
+    return printable(f"{r.file}: valid so far, game in progress ({moves}); next: {r.waiting}{scores}")
 
 
 def totals_text(scores: list[Score]) -> str:
@@ -138,16 +144,28 @@ def _bonus_text(s: Score) -> str:
     return ", ".join(f"{name} {v}" for name, v in s.bonus_by_building.items()) or "-"
 
 
+COLUMNS = ("player", "shipping", "buildings", "bonus", "total", "tie-break", "rank")
+
+
+def _title(r: LogReport) -> str:
+    return f"{r.file}: {'final scores' if r.complete else 'provisional scores (game in progress)'}"
+
+
+def _score_rows(scores: list[Score]) -> list[tuple[str, ...]]:
+    """A row of the score table for each player, by rank."""
+    return [
+        (s.player, str(s.chips), str(s.buildings), _bonus_text(s), str(s.total), f"{s.tiebreak} ({s.doubloons}+{s.goods})", str(s.rank))
+        for s in sorted(scores, key=lambda s: s.rank)
+    ]
+
+
 def scores_text(r: LogReport) -> str:
     """A plain-text score table with its parts."""
     assert r.scores is not None
-    head = f"{r.file}: {'final scores' if r.complete else 'provisional scores (game in progress)'}"
+    head = _title(r)
     if r.rules is not None:
         head += f" [{r.rules.id}]"
-    rows = [("player", "shipping", "buildings", "bonus", "total", "tie-break", "rank")]
-    for s in sorted(r.scores, key=lambda s: s.rank):
-        rows.append((s.player, str(s.chips), str(s.buildings), _bonus_text(s), str(s.total), f"{s.tiebreak} ({s.doubloons}+{s.goods})", str(s.rank)))
-    lines = [head, *table(rows, right=(1, 2, 4, 5, 6))]
+    lines = [head, *table([COLUMNS, *_score_rows(r.scores)], right=(1, 2, 4, 5, 6))]
     lines.append(winner_text(r.scores) + ("" if r.complete else " (provisional)"))
     if r.end and r.complete:
         lines.append(f"the game ended after {r.end}")
@@ -159,11 +177,9 @@ def scores_rich(r: LogReport) -> Any:
     from rich.table import Table
 
     assert r.scores is not None
-    title = f"{r.file}: {'final scores' if r.complete else 'provisional scores (game in progress)'}"
-    table = Table(title=title, caption=winner_text(r.scores))
-    for col, justify in (("player", "left"), ("shipping", "right"), ("buildings", "right"), ("bonus", "left"), ("total", "right"), ("tie-break", "right"), ("rank", "right")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for s in sorted(r.scores, key=lambda s: s.rank):
-        style = "bold green" if s.rank == 1 else None
-        table.add_row(s.player, str(s.chips), str(s.buildings), _bonus_text(s), str(s.total), f"{s.tiebreak} ({s.doubloons}+{s.goods})", str(s.rank), style=style)
+    table = Table(title=_title(r), caption=winner_text(r.scores))
+    for col in COLUMNS:
+        table.add_column(col, justify="left" if col in ("player", "bonus") else "right")
+    for row in _score_rows(r.scores):
+        table.add_row(*row, style="bold green" if row[-1] == "1" else None)
     return table
