@@ -81,7 +81,7 @@ class Settle(Move):
         if self.hospice:
             parts.append(_word(rules, "settle.colonist", "hospice"))
         if self.forest:
-            parts.append("forest")
+            parts.append(_n(rules, rules.forest_id) if rules is not None else "forest")
         return ", ".join(parts) or "pass"
 
 
@@ -343,14 +343,14 @@ def _settler(text: str, rules: Rules) -> AnyMove:
         extra = _lookup(rules, first[1], GOOD, QUARRY)[1]  # a quarry reads well, and the engine refuses it (a rule, not a typo)
         clauses = clauses[1:]
     tile = None
-    if clauses and not _is_building_with(rules, clauses[0], "settle.colonist") and normalize(clauses[0]) != "forest":
+    if clauses and not _is_building_with(rules, clauses[0], "settle.colonist") and normalize(clauses[0]) not in rules.forest_labels:
         tile = _lookup(rules, clauses[0], GOOD, QUARRY)[1]
         clauses = clauses[1:]
     hospice = forest = False
     for clause in clauses:
         if _is_building_with(rules, clause, "settle.colonist") and not hospice:
             hospice = True
-        elif normalize(clause) == "forest" and not forest:
+        elif normalize(clause) in rules.forest_labels and not forest:
             forest = True
         else:
             raise MoveError(
@@ -382,8 +382,8 @@ def _mayor(text: str, rules: Rules) -> AnyMove:
             seen_sj = True
             san_juan = count
             continue
-        if key == "forest":  # named so that the engine can say a forest has no circle
-            category, ident = QUARRY, "forest"
+        if key in rules.forest_labels:  # named so that the engine can say a forest has no circle
+            category, ident = QUARRY, rules.forest_id
         else:
             category, ident = _lookup(rules, name, GOOD, QUARRY, BUILDING)
         target = buildings if category == BUILDING else tiles

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from referee.engine import legal
 from referee.engine.game import Game
 from referee.engine.phases.captain import Captain
-from referee.engine.phases.mayor import Mayor
+from referee.engine.phases.mayor import Mayor, random_arrangement
 from referee.engine.phases.settler import Settler
-from referee.moves import AnyMove, Arrange, Keep, Pass
+from referee.moves import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
 
 NAMES = ("Anna", "Ben", "Cleo", "Dara", "Emil")
@@ -69,21 +69,6 @@ def _selection(rules: Rules, rng: random.Random) -> list[str] | None:
             return chosen
 
 
-def _random_arrangement(game: Game, p: int, rng: random.Random) -> Arrange | None:
-    """A random arrangement, or None when the rules leave no choice (every circle filled)."""
-    board = game.boards[p]
-    total = board.colonists()
-    slots = legal._slots(game, p)
-    room = sum(c for _, _, c in slots)
-    if total >= room or total == 0:
-        return None
-    seats = [i for i, (_, _, c) in enumerate(slots) for _ in range(c)]
-    counts = Counter(rng.sample(seats, total))
-    tiles = {slots[i][0]: c for i, c in counts.items() if not slots[i][1]}
-    buildings = {slots[i][0]: c for i, c in counts.items() if slots[i][1]}
-    return Arrange(tiles=tiles, buildings=buildings, san_juan=0)
-
-
 def play(rules: Rules, n: int, seed: int) -> Played:
     """Play a whole random game of `n` players with `rules`."""
     rng = random.Random(seed)
@@ -114,11 +99,11 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
             if not loads:
                 break
             p, load = rng.choice(loads)
-            game.play(p, load)
+            game.play_unchecked(p, load)
             entry.moves.append((p, load))
     elif isinstance(phase, Mayor):
         for p in list(phase.order):
-            arrangement = _random_arrangement(game, p, rng)
+            arrangement = random_arrangement(game.rules, game.boards[p], rng)
             if arrangement is not None:
                 game.play(p, arrangement)
                 entry.moves.append((p, arrangement))
@@ -128,9 +113,9 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
             if not players:
                 break
             p = players[0]
-            options = legal.moves(game, p)
+            options = game.legal_moves(p)
             move = rng.choice(options) if options else Pass()
-            game.play(p, move)
+            game.play_unchecked(p, move)  # listed by the engine: legal
             entry.moves.append((p, move))
     reveal = None
     if isinstance(phase, Settler):

@@ -54,11 +54,11 @@ def replay(record: GameRecord) -> Replay:
             where = entry.doubloons_location if exc.rule == "role.doubloons" and entry.doubloons_location else entry.location
             return Replay(record, game, exc.diagnostic(where), False, None, applied)  # the sentence names the roles open
         applied += 1
-        for i, move in enumerate(entry.moves):
+        for move in entry.moves:
             try:
                 game.play(move.player, move.move, move.guests)
             except RuleViolation as exc:
-                return Replay(record, game, _legal_here(exc, record, entry, i).diagnostic(move.location), False, None, applied)
+                return Replay(record, game, _legal_here(exc, game, move.player).diagnostic(move.location), False, None, applied)
             applied += 1
         if entry is record.phases[-1]:
             during = legal.still_deciding(game)
@@ -113,33 +113,18 @@ def replay_steps(record: GameRecord) -> Iterator[Step]:
 SHOWN = 6  # legal moves listed in a diagnostic, at most
 
 
-def _legal_here(exc: RuleViolation, record: GameRecord, entry: PhaseRecord, upto: int | None) -> RuleViolation:
-    """The violation, its sentence ending with the moves that were legal there (shortened).
-
-    The game is replayed afresh (`replay_steps`) to just before the offending role choice (`upto`
-    None) or move, as a failed move may have changed the state before it was refused."""
+def _legal_here(exc: RuleViolation, game: Game, player: int) -> RuleViolation:
+    """The violation of a refused move, its sentence ending with the moves `player` had
+    (shortened). The engine checks before it changes: `game` is as it was before the move."""
     if exc.rule == "game.over" or exc.explained:
         return exc
-    target = entry.moves[upto] if upto is not None else None
-    for step in replay_steps(record):
-        if step.phase is entry and step.move is target and step.kind == ("role" if target is None else "move"):
-            game = step.game
-            break
-    else:  # pragma: no cover - the replay that failed reached this step
-        return exc
-    if upto is None:
-        texts = [game.nm(role) + (f" (with {d} {game.rules.terms.doubloon[1]})" if d is not None else "") for role, d in legal.roles(game)]
-        who = game.who(game.chooser)
-        total = len(texts)
-    else:
-        p = entry.moves[upto].player
-        who = game.who(p)
-        total = legal.count_moves(game, p)
-        texts = [m.text(game.rules) for m in islice(legal.iter_moves(game, p), SHOWN + 1)]
-        if not total:
-            others = [game.who(q) for q in legal.to_move(game) if q != p]
-            tail = f"; next to move: {listing(others, 'or')}" if others else ""
-            return RuleViolation(exc.rule, f"{exc.message} ({who} has no legal move here{tail})", exc.location)
+    who = game.who(player)
+    total = legal.count_moves(game, player)
+    texts = [m.text(game.rules) for m in islice(legal.iter_moves(game, player), SHOWN + 1)]
+    if not total:
+        others = [game.who(q) for q in legal.to_move(game) if q != player]
+        tail = f"; next to move: {listing(others, 'or')}" if others else ""
+        return RuleViolation(exc.rule, f"{exc.message} ({who} has no legal move here{tail})", exc.location)
     shown = [f"'{t}'" for t in texts[:SHOWN]]
     more = f" and {total - SHOWN} more" if total > SHOWN else ""
     listed = ", ".join(shown) + more if more else listing(shown, "or")
@@ -150,5 +135,5 @@ def next_decision(game: Game) -> str:
     """Whose turn it is and what they may do, for a game in progress."""
     if game.phase is not None:
         return game.phase.waiting()
-    roles = listing([game.nm(r) for r in game.available_roles()], "or")
+    roles = listing([game.name_of(r) for r in game.available_roles()], "or")
     return f"round {game.round}, {game.rules.terms.governor} {game.who(game.governor)}: {game.who(game.chooser)} chooses a role ({roles})"

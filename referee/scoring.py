@@ -59,7 +59,7 @@ def _bonus_chips(effect, board: Board, rules: Rules) -> int:  # type: ignore[no-
 def _bonus_sets(effect, board: Board, rules: Rules) -> int:  # type: ignore[no-untyped-def]
     counts = []
     for tile, n in board.island.items():
-        kind = "forests" if tile == "forest" else "quarries" if tile == rules.quarry.id else "plantations" if tile in rules.good else None
+        kind = "forests" if tile == rules.forest_id else "quarries" if tile == rules.quarry.id else "plantations" if tile in rules.good else None
         if kind in effect.tiles:
             counts.append(n)
     sets = sum(n // effect.set_size for n in counts)

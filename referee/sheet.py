@@ -16,6 +16,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in
 from referee.engine.selection import selection_problems
 from referee.engine.state import Board
 from referee.modelcheck import validate
+from referee.names import normalize
 from referee.records.names_list import names_in
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
@@ -156,11 +157,11 @@ def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
                 if count < 0:
                     err("sheet.island", f"{pname}: a negative number of {kind} tiles ({count})", where)
                     continue
-                if kind.strip().lower() == "forest":
+                if normalize(kind) in rules.forest_labels:
                     if not rules.with_effect("settle.forest"):  # forests come only from a building that makes them
                         err("sheet.island", f"{pname}: forests are tiles of a game with a building that turns plantations into forests; the {rules.id} ruleset has none", where)
                         continue
-                    board.island["forest"] = board.island.get("forest", 0) + count
+                    board.island[rules.forest_id] = board.island.get(rules.forest_id, 0) + count
                     continue
                 try:
                     ident = rules.lookup(kind, (GOOD, QUARRY))[1]

@@ -42,7 +42,7 @@ def plain_ends(position: Position, before: list[tuple[int, object]] | None = Non
 
 
 def _end(captain: Captain, start: list[int]) -> End:
-    game, rules = captain.g, captain.rules
+    game, rules = captain.game, captain.rules
     players = []
     for p, board in enumerate(game.boards):
         kept = preferred_keep(board.goods, *storage(board, rules), rules)

@@ -8,6 +8,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
@@ -33,14 +36,14 @@ class Game:
         self.setup = setup = rules.players(n)
         self.n = n
         self.boards = [Board(name=name, doubloons=setup.doubloons) for name in players]
-        self.deck: Counter[str] = Counter({g.id: max(0, g.plantations - setup.plantations_removed) for g in rules.model.goods})
+        self.deck: Counter[str] = Counter({good.id: max(0, good.plantations - setup.plantations_removed) for good in rules.model.goods})
         for board, kind in zip(self.boards, setup.starting_plantations, strict=True):
             board.island[kind] = 1
             self.deck[kind] -= 1
         self.discards: Counter[str] = Counter()
         self.face_up: list[str] = []
         self.quarries = rules.quarry.count if setup.quarries is None else setup.quarries
-        self.goods_supply = {g.id: max(0, g.barrels - setup.barrels_removed) for g in rules.model.goods}
+        self.goods_supply = {good.id: max(0, good.barrels - setup.barrels_removed) for good in rules.model.goods}
         self.colonist_supply = setup.colonists
         self.colonist_ship = setup.ship_colonists
         self.vp_chips = setup.vp_chips
@@ -65,23 +68,23 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy of this game (rules shared), for trying moves out."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.boards = [
+        copy = Game.__new__(Game)
+        copy.__dict__.update(self.__dict__)
+        copy.boards = [
             Board(b.name, b.doubloons, b.vp, dict(b.goods), dict(b.island), dict(b.manned), dict(b.buildings), b.san_juan) for b in self.boards
         ]
-        g.deck = Counter(self.deck)
-        g.discards = Counter(self.discards)
-        g.face_up = list(self.face_up)
-        g.goods_supply = dict(self.goods_supply)
-        g.buildings_left = dict(self.buildings_left)
-        g.trading_house = list(self.trading_house)
-        g.ships = [CargoShip(s.size, s.good, s.count) for s in self.ships]
-        g.role_cards = [RoleCard(c.role, c.doubloons, c.taken_by) for c in self.role_cards]
-        g.triggers = list(self.triggers)
-        g.library_round = dict(self.library_round)
-        g.phase = self.phase.clone(g) if self.phase is not None else None
-        return g
+        copy.deck = Counter(self.deck)
+        copy.discards = Counter(self.discards)
+        copy.face_up = list(self.face_up)
+        copy.goods_supply = dict(self.goods_supply)
+        copy.buildings_left = dict(self.buildings_left)
+        copy.trading_house = list(self.trading_house)
+        copy.ships = [CargoShip(s.size, s.good, s.count) for s in self.ships]
+        copy.role_cards = [RoleCard(c.role, c.doubloons, c.taken_by) for c in self.role_cards]
+        copy.triggers = list(self.triggers)
+        copy.library_round = dict(self.library_round)
+        copy.phase = self.phase.clone(copy) if self.phase is not None else None
+        return copy
 
     # --- names for messages -------------------------------------------------------------
 
@@ -89,7 +92,7 @@ class Game:
         """A player's name."""
         return self.boards[p].name
 
-    def nm(self, ident: str) -> str:
+    def name_of(self, ident: str) -> str:
         """A good, tile, building or role in this ruleset's words."""
         return self.rules.name(ident)
 
@@ -113,7 +116,7 @@ class Game:
         if self.over:
             raise self._over()
         if self.phase is not None:  # pragma: no cover - the replay finishes each phase first
-            raise RuleViolation("phase.unfinished", f"the {self.nm(self.phase.role)} phase is not finished")
+            raise RuleViolation("phase.unfinished", f"the {self.name_of(self.phase.role)} phase is not finished")
         rules = self.rules
         if p != self.chooser:
             raise RuleViolation(
@@ -125,16 +128,16 @@ class Game:
         if not cards:
             raise RuleViolation(
                 "role.not-in-play",
-                f"the {self.nm(role)} is not in play with {self.n} players; {self.who(p)} may choose "
-                f"{listing([self.nm(r) for r in self.available_roles()], 'or')}",
+                f"the {self.name_of(role)} is not in play with {self.n} players; {self.who(p)} may choose "
+                f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
         free = [c for c in cards if c.taken_by is None]
         if not free:
             taker = self.who(cards[0].taken_by) if cards[0].taken_by is not None else "?"
             raise RuleViolation(
                 "role.taken",
-                f"the {self.nm(role)} was already chosen this round (by {taker}); {self.who(p)} may choose "
-                f"{listing([self.nm(r) for r in self.available_roles()], 'or')}",
+                f"the {self.name_of(role)} was already chosen this round (by {taker}); {self.who(p)} may choose "
+                f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
         if doubloons is None:
             card = max(free, key=lambda c: c.doubloons)
@@ -144,7 +147,7 @@ class Game:
                 on = " or ".join(str(c.doubloons) for c in free)
                 raise RuleViolation(
                     "role.doubloons",
-                    f"the {self.nm(role)} {rules.terms.role_card} carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
+                    f"the {self.name_of(role)} {rules.terms.role_card} carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
                 )
             card = matching[0]
         card.taken_by = p
@@ -178,18 +181,64 @@ class Game:
                 self.buildings_left[b.id] = 0
 
     def play(self, p: int, move: AnyMove, guests: tuple[str, ...] = ()) -> None:
-        """Player `p` makes `move` in the current phase (after moving guest-house colonists)."""
+        """Player `p` makes `move` in the current phase (after moving guest-house colonists).
+
+        Checked before anything changes: the whole move is applied, or RuleViolation is raised
+        and the game is exactly as it was. (Guests' moves change what the move may do, so with
+        guests the game is copied first, and put back from the copy if the move is refused.)"""
         if self.phase is None:
             if self.over:
                 raise self._over()
             raise RuleViolation("phase.none", "no phase is being played: a role must be chosen first")  # pragma: no cover
+        if guests:
+            saved = self.clone()
+            try:
+                self._play_with_guests(p, move, guests)
+            except RuleViolation:
+                self._restore(saved)
+                raise
+            return
+        self.phase.play(p, move)
+
+    def play_unchecked(self, p: int, move: AnyMove) -> None:
+        """`play` for a move known to be legal (from `legal_moves`, or `accepts` said so), with
+        no rule checked: the fast path of random play and simulations. An illegal move gives an
+        undefined game."""
+        assert self.phase is not None
+        self.phase.play_unchecked(p, move)
+
+    def _play_with_guests(self, p: int, move: AnyMove, guests: tuple[str, ...]) -> None:
+        phase = self.phase
+        assert phase is not None
         for place in guests:
             self.move_guest(p, place)
-        if guests:
-            self.phase.buildings_changed(p)
-            if isinstance(move, Pass) and self.phase.lone_guests_allowed():
-                return  # a guest move of its own, outside the turn order (the captain phase)
-        self.phase.play(p, move)
+        phase.buildings_changed(p)
+        if isinstance(move, Pass) and phase.lone_guests_allowed():
+            return  # a guest move of its own, outside the turn order (the captain phase)
+        phase.play(p, move)
+
+    def _restore(self, saved: Game) -> None:
+        """Put back the state of `saved`, a clone taken before a change, into this game's own
+        objects (boards, ships, role cards and phase keep their identity)."""
+        boards, ships, cards, phase = self.boards, self.ships, self.role_cards, self.phase
+        self.__dict__.update(saved.__dict__)
+        _set_from(boards, saved.boards)
+        _set_from(ships, saved.ships)
+        _set_from(cards, saved.role_cards)
+        self.boards, self.ships, self.role_cards = boards, ships, cards
+        if phase is not None and saved.phase is not None:
+            phase.__dict__.update(saved.phase.__dict__)
+            phase.game = self
+            self.phase = phase
+
+    def legal_moves(self, p: int) -> list[AnyMove]:
+        """Every legal move of player `p` now (when their turn comes, the players before them
+        passing), in log notation order; none outside a phase (see `legal.roles`)."""
+        return list(self.phase.moves_for(p)) if self.phase is not None else []
+
+    def accepts(self, p: int, move: AnyMove) -> bool:
+        """Would `play` accept `move` by `p` now? Asked without changing anything."""
+        return self.phase is not None and self.phase.accepts(p, move)
 
     def move_guest(self, p: int, place: str) -> None:
         """One colonist from the player's guest house to an empty circle (outside the mayor phase)."""
@@ -199,19 +248,19 @@ class Game:
         if not houses:
             raise RuleViolation("guest.empty", f"{self.who(p)} has no {rules.terms.colonist[0]} in a {names} to move")
         if self.phase is not None and self.phase.role == "mayor":
-            raise RuleViolation("guest.mayor-phase", f"in the {self.nm('mayor')} phase {rules.terms.colonist[1]} are arranged, not moved from the {names}")
+            raise RuleViolation("guest.mayor-phase", f"in the {self.name_of('mayor')} phase {rules.terms.colonist[1]} are arranged, not moved from the {names}")
         if place in rules.building:
             if place not in b.buildings:
-                raise RuleViolation("guest.place", f"{self.who(p)} has no {self.nm(place)}")
+                raise RuleViolation("guest.place", f"{self.who(p)} has no {self.name_of(place)}")
             if place in {x.id for x in houses} or b.buildings[place] >= rules.building[place].circles:
-                raise RuleViolation("guest.place", f"the {self.nm(place)} has no empty circle for a guest")
+                raise RuleViolation("guest.place", f"the {self.name_of(place)} has no empty circle for a guest")
             b.buildings[place] += 1
-        elif place in b.island and place != "forest":
+        elif place in b.island and rules.has_circle(place):
             if b.manned.get(place, 0) >= b.island[place]:
-                raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.nm(place)} tile")
+                raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.name_of(place)} tile")
             b.manned[place] = b.manned.get(place, 0) + 1
         else:
-            raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.nm(place)} {rules.terms.plantation[0] if place in rules.good else 'tile'} for a guest")
+            raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.name_of(place)} {rules.terms.plantation[0] if place in rules.good else 'tile'} for a guest")
         b.buildings[houses[0].id] -= 1
 
     def finish_phase(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
@@ -267,7 +316,7 @@ class Game:
         text = {COLONISTS: f"the {t.colonist_ship} could not be refilled", CITY: f"a player filled their {t.city}", VP: f"the {t.vp_chip[1]} ran out"}
         why = listing([text[x] for x in self.triggers], "and")
         if self.ended_phase is not None:
-            return f"the {self.nm(self.ended_phase)} phase of round {self.ended_round}, because {why}"
+            return f"the {self.name_of(self.ended_phase)} phase of round {self.ended_round}, because {why}"
         return f"round {self.ended_round}, because {why}"
 
 
@@ -293,10 +342,12 @@ class Game:
         if self.vp_chips == 0 and self.rules.model.end.vp_chips_out:
             self.trigger(VP)
 
-    def reveal(self, tiles: list[str], first: bool = False) -> None:
-        """The new face-up plantation row, checked against what the face-down stacks can hold."""
+    def reveal(self, tiles: list[str], first: bool = False, discards: Counter[str] | None = None) -> None:
+        """The new face-up row, checked against what the face-down stacks (and `discards`, the
+        discards as the phase leaves them: by default the game's) can hold; set only once checked."""
         need = self.setup.face_up
         deck_total = sum(self.deck.values())
+        discards = self.discards if discards is None else discards
         drawn = Counter(tiles)
         what = "the setup's face-up row" if first else "the reveal"
         rule = "setup.plantations" if first else "settler.reveal"
@@ -306,9 +357,9 @@ class Game:
             short = [k for k, c in drawn.items() if c > self.deck[k]]
             if short:
                 raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} hold{'s' if self.rules.terms.stacks == 'bag' else ''} only {self._stack(self.deck)}")
-            self.deck -= drawn
+            deck = self.deck - drawn
         else:
-            avail = deck_total + sum(self.discards.values())
+            avail = deck_total + sum(discards.values())
             expected = min(need, avail)
             if len(tiles) != expected:
                 raise RuleViolation(
@@ -322,16 +373,22 @@ class Game:
                     rule,
                     f"the {self.rules.terms.stacks} ran out: {what} must include the last {self.rules.terms.plantation[1]} in them, {self._stack(self.deck)}, before the discards are returned",
                 )
-            short = [k for k, c in rest.items() if c > self.discards[k]]
+            short = [k for k, c in rest.items() if c > discards[k]]
             if short:
-                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} and the discards hold only {self._stack(self.deck + self.discards)}")
-            self.deck = self.discards - rest
-            self.discards = Counter()
-        self.face_up = list(tiles)
+                raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} and the discards hold only {self._stack(self.deck + discards)}")
+            deck, discards = discards - rest, Counter()
+        self.deck, self.discards, self.face_up = deck, discards, list(tiles)
 
     def _tiles(self, counts: Counter[str], kinds: list[str]) -> str:
-        return listing([f"{counts[k]} {self.nm(k)}" for k in kinds], "and")
+        return listing([f"{counts[k]} {self.name_of(k)}" for k in kinds], "and")
 
     def _stack(self, counts: Counter[str]) -> str:
-        items = [f"{c} {self.nm(k)}" for k, c in counts.items() if c > 0]
+        items = [f"{c} {self.name_of(k)}" for k, c in counts.items() if c > 0]
         return listing(items, "and") if items else "none"
+
+
+def _set_from(targets: Sequence[Any], sources: Sequence[Any]) -> None:
+    """Give each dataclass object of `targets` the field values of its peer in `sources`."""
+    for target, source in zip(targets, sources, strict=True):
+        for field in fields(target):
+            setattr(target, field.name, getattr(source, field.name))

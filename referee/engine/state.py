@@ -50,11 +50,13 @@ class Board:
 
     def powers(self, rules: Rules, effect: str) -> list[Any]:
         """The parameters of the player's occupied buildings with power `effect` (one per building)."""
-        return [b.effect for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
+        buildings = self.buildings
+        return [b.effect for b in rules.effects.get(effect, ()) if buildings.get(b.id, 0) > 0]
 
     def has(self, rules: Rules, effect: str) -> bool:
         """Does the player have an occupied building with `effect`?"""
-        return any(self.buildings.get(b.id, 0) > 0 for b in rules.with_effect(effect))
+        buildings = self.buildings
+        return any(buildings.get(b.id, 0) > 0 for b in rules.effects.get(effect, ()))
 
     def city_used(self, rules: Rules) -> int:
         """City spaces taken (large buildings take 2)."""
@@ -62,7 +64,8 @@ class Board:
 
     def circles(self, rules: Rules) -> int:
         """Every colonist circle on the board: one per island tile that can be occupied, plus buildings."""
-        tiles = sum(n for t, n in self.island.items() if t != "forest")
+        forest = rules.forest_id
+        tiles = sum(n for t, n in self.island.items() if t != forest)
         return tiles + sum(rules.building[b].circles for b in self.buildings)
 
     def empty_building_circles(self, rules: Rules) -> int:

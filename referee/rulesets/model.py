@@ -394,6 +394,7 @@ class Ruleset(Model):
     windrose_barrels: int = Field(ge=0)
     goods: tuple[Good, ...]
     quarry: Quarry
+    forest: Named = Field(description="The forest: a plantation placed face down (a forest house's power); it has no colonist circle.")
     roles: tuple[Role, ...]
     role_money: int = Field(ge=0)
     player_counts: dict[int, PlayerCount]

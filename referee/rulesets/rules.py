@@ -40,6 +40,7 @@ class Rules:
         self.building: dict[str, Building] = {b.id: b for b in model.buildings}
         self.role: dict[str, Role] = {r.id: r for r in model.roles}
         self.quarry = model.quarry
+        self.forest_id: str = model.forest.id
         self.producers: dict[str, tuple[str, ...]] = {g: tuple(b.id for b in model.buildings if b.produces == g) for g in self.goods}
         self.effects: dict[str, tuple[Building, ...]] = {}
         for b in model.buildings:
@@ -52,8 +53,15 @@ class Rules:
                 self._display[thing.id] = thing.name
                 for label in (thing.name, thing.id, *thing.aliases):
                     self._names[category][normalize(label)] = thing.id
+        forest = model.forest
+        self._display[forest.id] = forest.name
+        self.forest_labels = frozenset(normalize(label) for label in (forest.name, forest.id, *forest.aliases))  # how a log may write it
         # the most words in a name: a clause that starts with a name is tried with that many at most
         self.name_words = max(len(key.split()) for names in self._names.values() for key in names)
+
+    def has_circle(self, tile: str) -> bool:
+        """Can a colonist go on this island tile? (Every tile but a forest.)"""
+        return tile != self.forest_id
 
     def players(self, n: int) -> PlayerCount:
         """Setup and supplies for `n` players (KeyError if the ruleset has none)."""

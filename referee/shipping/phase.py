@@ -303,7 +303,7 @@ class CaptainPhase:
     def unloaded(self, kinds: Sequence[int | None], counts: Sequence[int]) -> tuple[tuple[int | None, int], ...]:
         """The cargo ships after the phase: the engine's `Captain.unload` empties the full ones."""
         ships = [CargoShip(size, None if kind is None else self.kinds[kind], held) for size, kind, held in zip(self.sizes, kinds, counts, strict=True)]
-        self._captain.g.ships = ships
+        self._captain.game.ships = ships
         self._captain.unload()
         index = {good: k for k, good in enumerate(self.kinds)}
         return tuple((None if s.good is None else index[s.good], s.count) for s in ships)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
 from referee.moves import AnyMove, Keep, Pass
@@ -19,7 +20,7 @@ class Phase:
     role = ""
 
     def __init__(self, game: Game, chooser: int) -> None:
-        self.g = game
+        self.game = game
         self.rules = game.rules
         self.chooser = chooser
         self.doubled = game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
@@ -28,7 +29,7 @@ class Phase:
     def clone(self, game: Game) -> Phase:
         """A copy of this phase bound to `game` (a clone of its game)."""
         phase = copy.copy(self)
-        phase.g = game
+        phase.game = game
         phase.copy_state()
         return phase
 
@@ -40,18 +41,18 @@ class Phase:
         return self.rules.role[self.role].privilege * (2 if self.doubled else 1)
 
     def board(self, p: int) -> Board:
-        return self.g.boards[p]
+        return self.game.boards[p]
 
     def who(self, p: int) -> str:
-        return self.g.who(p)
+        return self.game.who(p)
 
-    def nm(self, ident: str) -> str:
-        return self.g.nm(ident)
+    def name_of(self, ident: str) -> str:
+        return self.game.name_of(ident)
 
     @property
     def title(self) -> str:
         """'the builder phase' in this ruleset's words."""
-        return f"the {self.nm(self.role)} phase"
+        return f"the {self.name_of(self.role)} phase"
 
     def start(self) -> None:
         """The chooser's privilege and anything that happens before the first move."""
@@ -65,8 +66,36 @@ class Phase:
         return False
 
     def play(self, p: int, move: AnyMove) -> None:
-        """One move from the log."""
+        """One move from the log, checked before anything changes: it is applied whole, or
+        RuleViolation is raised and the game is left as it was."""
         raise NotImplementedError
+
+    def check_play(self, p: int, move: AnyMove) -> object:
+        """Raise RuleViolation if `play` would refuse `move` by `p` now; change nothing. (What
+        it returns, the phase's own `play` may use.)"""
+        raise NotImplementedError
+
+    def accepts(self, p: int, move: AnyMove) -> bool:
+        """Would `play` accept `move` by `p` now? Asked without changing anything."""
+        return succeeds(self.check_play, p, move)
+
+    def play_unchecked(self, p: int, move: AnyMove) -> None:
+        """`play` for a move known to be legal (listed by `moves_for`, or `accepts` said so):
+        no rule is checked, for speed. Anything else gives an undefined game."""
+        self.play(p, move)
+
+    def candidates(self, p: int) -> Iterator[AnyMove]:
+        """A cheap superset of the legal moves of `p` now, in log notation order."""
+        return iter(())
+
+    def moves_for(self, p: int) -> Iterator[AnyMove]:
+        """The legal moves of `p` now (a player whose turn comes later: after the players
+        before them pass), one by one: the candidates the phase accepts."""
+        return (move for move in self.candidates(p) if self.accepts(p, move))
+
+    def to_move(self) -> list[int]:
+        """The players who may make the next move (a log may skip to a later one)."""
+        return []
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
         """Remaining turns and the phase's closing duties; `Missing` if the log must say more."""
@@ -90,22 +119,79 @@ class TurnPhase(Phase):
         return []
 
     def play(self, p: int, move: AnyMove) -> None:
-        idx = next((i for i in range(self.pos, len(self.order)) if self.order[i] == p), -1)
-        if idx < 0 or (self.closed() and not isinstance(move, Pass) and not self.open_when_closed(p, move)):
-            raise self._late(p)
-        while self.pos < idx:
+        self._take_turn(self.check_play(p, move), p, move)
+
+    def check_play(self, p: int, move: AnyMove) -> int:
+        """Whose turn, the passes before it, then the move; the index of `p`'s turn in `order`."""
+        index = self._turn(p, move)
+        self._check_turn(index, p, move)
+        return index
+
+    def play_unchecked(self, p: int, move: AnyMove) -> None:
+        self._take_turn(self._turn(p, move), p, move)
+
+    def _take_turn(self, index: int, p: int, move: AnyMove) -> None:
+        """The players before `order[index]` pass, then `p` makes `move` (checked: nothing raises)."""
+        while self.pos < index:
             self.skip(self.order[self.pos])
             self.passed_by = {**self.passed_by, self.order[self.pos]: p}
             self.pos += 1
         if isinstance(move, Pass):
             self.skip(p)
         else:
-            self.act(p, move)
+            self.apply(p, move)
         self.pos += 1
+
+    def moves_for(self, p: int) -> Iterator[AnyMove]:
+        if not self.reachable(p):
+            return iter(())
+        closed = self.closed()
+        return (
+            move
+            for move in self.candidates(p)
+            if (not closed or isinstance(move, Pass) or self.open_when_closed(p, move)) and succeeds(self._check_move, p, move)
+        )
+
+    def _check_move(self, p: int, move: AnyMove) -> None:
+        """The move of `p` once their turn has come: a pass, or the phase's `check`."""
+        if isinstance(move, Pass):
+            self.check_pass(p)
+        else:
+            self.check(p, move)
+
+    def _turn(self, p: int, move: AnyMove) -> int:
+        """The index in `order` of the turn `p` takes with `move` (the players between pass)."""
+        index = self.pos if self.pos < len(self.order) and self.order[self.pos] == p else next((i for i in range(self.pos, len(self.order)) if self.order[i] == p), -1)
+        if index < 0 or (self.closed() and not isinstance(move, Pass) and not self.open_when_closed(p, move)):
+            raise self._late(p)
+        return index
+
+    def _check_turn(self, index: int, p: int, move: AnyMove) -> None:
+        """May the players before `order[index]` pass, and `p` then make `move`? A pass changes
+        only its player's board (a forced arrangement), so `p`'s move is checked as it stands."""
+        self._check_passes(index)
+        self._check_move(p, move)
+
+    def _check_passes(self, index: int) -> None:
+        """May the players before `order[index]` pass?"""
+        for i in range(self.pos, index):
+            self.check_pass(self.order[i])
+
+    def reachable(self, p: int) -> bool:
+        """Can the turn still come to `p`, everyone before them passing?"""
+        index = next((i for i in range(self.pos, len(self.order)) if self.order[i] == p), None)
+        return index is not None and succeeds(self._check_passes, index)
+
+    def to_move(self) -> list[int]:
+        rest = list(dict.fromkeys(self.order[self.pos :]))
+        if self.closed():  # a full trading house: only a sale to one's own trading post is left
+            return [p for p in rest if self.moves_when_closed(p)]
+        return rest
 
     def pass_until(self, index: int) -> None:
         """The players before `order[index]` pass (as when they are left out of the moves);
-        RuleViolation if one of them may not."""
+        RuleViolation if one of them may not (and then nothing changes)."""
+        self._check_passes(index)
         while self.pos < index:
             self.skip(self.order[self.pos])
             self.pos += 1
@@ -148,22 +234,32 @@ class TurnPhase(Phase):
     def closed_reason(self) -> str:
         return f"{self.title} is over"
 
-    def skip(self, p: int) -> None:
-        """Player `p` passes (left out of `moves`, or `pass`)."""
+    def check_pass(self, p: int) -> None:
+        """May player `p` pass (be left out of `moves`)? RuleViolation (`Missing`) if not."""
 
-    def act(self, p: int, move: AnyMove) -> None:
+    def skip(self, p: int) -> None:
+        """Player `p` passes (left out of `moves`, or `pass`); checked by `check_pass`."""
+
+    def check(self, p: int, move: AnyMove) -> None:
+        """Raise RuleViolation if `p`, whose turn it is, may not make `move`; change nothing."""
+        raise NotImplementedError
+
+    def apply(self, p: int, move: AnyMove) -> None:
+        """Make `move`, already checked (`check`): the unchecked path."""
         raise NotImplementedError
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
-        while self.pos < len(self.order):
-            if not self.closed():
-                self.skip(self.order[self.pos])
-            self.pos += 1
+        rest = self.order[self.pos :] if not self.closed() else []  # nobody moves in a closed phase
+        for p in rest:
+            self.check_pass(p)
+        for p in rest:
+            self.skip(p)
         self.pos = len(self.order)
         self.end(reveal=reveal, keep=keep)
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
-        """The chooser's closing duty."""
+        """The chooser's closing duty; it checks before it changes (only the settler's can be
+        refused, and a settler's pass changes nothing)."""
 
     def waiting(self) -> str:
         if self.pos < len(self.order):
@@ -174,3 +270,12 @@ class TurnPhase(Phase):
 def wrong_move(phase: Phase, move: AnyMove) -> RuleViolation:
     """A move of another phase's kind (the parser prevents it; kept as a clear message)."""
     return RuleViolation("move.wrong-phase", f"'{move.text(phase.rules)}' is not a move of {phase.title}")
+
+
+def succeeds(check: Callable[..., object], *args: Any) -> bool:
+    """Does `check(*args)` pass, raising no RuleViolation? (A check changes nothing.)"""
+    try:
+        check(*args)
+    except RuleViolation:
+        return False
+    return True

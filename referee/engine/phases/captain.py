@@ -6,26 +6,18 @@ shipping calculator (`referee.shipping`) both play the phase through `Captain`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
-from referee.engine.phases.base import Phase
+from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.state import Board, CargoShip
 from referee.moves import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
 from referee.text import count, listing
-
-
-def ships_for(ships: list[CargoShip], good: str) -> list[CargoShip]:
-    """The cargo ships that may take `good`: the one already carrying it (if not full), else the empty ones."""
-    for ship in ships:
-        if ship.good == good:
-            return [] if ship.full else [ship]  # a kind on one ship, even a full one, goes nowhere else
-    return [s for s in ships if s.good is None]
 
 
 def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int], good: object, barrels: int) -> tuple[int, tuple[int, ...]]:
@@ -209,7 +201,7 @@ def _spread(rest: list[tuple[str, int]], barrels: int) -> list[dict[str, int]]:
 def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules) -> dict[str, int]:
     """The most barrels the rules allow, the more valuable kinds first (formats.md section 3)."""
     options = best_keeps(goods, kinds, barrels)
-    order = {g: i for i, g in enumerate(sorted(rules.goods, key=lambda g: -rules.good[g].price))}
+    order = {good: i for i, good in enumerate(sorted(rules.goods, key=lambda good: -rules.good[good].price))}
 
     def value(kept: dict[str, int]) -> tuple[int, ...]:
         vec = [0] * len(order)
@@ -278,7 +270,7 @@ class Captain(Phase):
         self.wharf_used: set[int] = set()
         self.small_wharf_used: set[int] = set()
         self.loaded: set[int] = set()
-        self.shippers = [shipper(self.board(p), self.rules, p == self.chooser, self.privilege()) for p in range(self.g.n)]
+        self.shippers = [shipper(self.board(p), self.rules, p == self.chooser, self.privilege()) for p in range(self.game.n)]
         self.on_start()
 
     def buildings_changed(self, p: int) -> None:
@@ -302,21 +294,21 @@ class Captain(Phase):
         for p in self.order:
             b, powers = self.board(p), self.shippers[p]
             b.doubloons += powers.start_doubloons
-            self.g.give_vp(p, powers.start_vp_per_pair * sum(n // 2 for n in b.goods.values()))
+            self.game.give_vp(p, powers.start_vp_per_pair * sum(n // 2 for n in b.goods.values()))
 
     # --- whose turn ----------------------------------------------------------------------
 
     def can_load(self, p: int) -> bool:
-        return can_load(self.board(p), self.g.ships)
+        return can_load(self.board(p), self.game.ships)
 
     def next_loader(self) -> int | None:
         """The first player clockwise from the turn pointer who can load on a cargo ship."""
-        g = self.g
-        n = g.n
-        room, empty = loadable(*_columns(g.ships))
+        game = self.game
+        n = game.n
+        room, empty = loadable(*_columns(game.ships))
         for i in range(n):
             q = (self.pointer + i) % n
-            if holds_loadable(g.boards[q].goods.items(), room, empty):
+            if holds_loadable(game.boards[q].goods.items(), room, empty):
                 return q
         return None
 
@@ -326,67 +318,87 @@ class Captain(Phase):
 
     def options(self, p: int) -> str:
         """What player `p` can load on a cargo ship, in words."""
-        opts = cargo_options(self.board(p), self.g.ships)
+        opts = cargo_options(self.board(p), self.game.ships)
         texts = []
         for good, amount, ships in opts:
             on = " or ".join(f"the {s.size}-{self.rules.terms.cargo_ship}" for s in ships)
-            texts.append(f"{amount} {self.nm(good)} on {on}")
+            texts.append(f"{amount} {self.name_of(good)} on {on}")
         return listing(texts, "or") if texts else "nothing"
 
     # --- moves ---------------------------------------------------------------------------
 
     def play(self, p: int, move: AnyMove) -> None:
+        self._apply(p, move, self.check_play(p, move))
+
+    def moves_for(self, p: int) -> Iterator[AnyMove]:
+        return (move for q, move in self.legal_moves() if q == p)
+
+    def to_move(self) -> list[int]:
+        return sorted({p for p, _ in self.legal_moves()}, key=lambda p: (p - self.pointer) % self.game.n)
+
+    def check_play(self, p: int, move: AnyMove) -> tuple[CargoShip, int] | None:
+        """Raise RuleViolation if `p` may not make `move` now (whose turn, then the load); change
+        nothing. A cargo-ship load: the ship it goes on and the barrels it takes."""
         if isinstance(move, Pass):
             q = self.next_loader()
             must = f"; {self.who(q)} must load {self.options(q)}" if q is not None else ""
             raise RuleViolation("captain.no-pass", f"a captain phase lists loads only: a player who cannot load is left out{must}")
         q = self.next_loader()
-        n = self.g.n
-
-        def dist(x: int) -> int:
-            return (x - self.pointer) % n
-
+        n = self.game.n
         if isinstance(move, Load):
             if q is None:
-                raise RuleViolation("captain.cannot-load", f"nobody can load on a cargo ship any more ({self.ships_text()}); {self.who(p)} cannot load {self.nm(move.good)}")
+                raise RuleViolation("captain.cannot-load", f"nobody can load on a cargo ship any more ({self.ships_text()}); {self.who(p)} cannot load {self.name_of(move.good)}")
             if p != q:
                 raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
-            self.load(p, move)
-        elif isinstance(move, (WharfLoad, SmallWharfLoad)):
-            if q is not None and dist(p) > dist(q):
+            return self._loading(p, move)
+        if isinstance(move, (WharfLoad, SmallWharfLoad)):
+            if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
                 raise RuleViolation(
                     "turn.not-your-turn",
                     f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}",
                 )
             if isinstance(move, WharfLoad):
-                self.use_wharf(p, move.good)
+                self._check_wharf(p, move.good)
             else:
-                self.use_small_wharf(p, move)
-        else:
-            self.special(p, move, q)
-        self.pointer = (p + 1) % n
+                self._check_small_wharf(p, move)
+            return None
+        raise wrong_move(self, move)
 
-    def special(self, p: int, move: AnyMove, q: int | None) -> None:
-        """Other loads (the small wharf, in the expansion)."""
-        raise RuleViolation("move.wrong-phase", f"'{move.text(self.rules)}' is not a move of {self.title}")
+    def play_unchecked(self, p: int, move: AnyMove) -> None:
+        self._apply(p, move, self._loading(p, move) if isinstance(move, Load) else None)
+
+    def _apply(self, p: int, move: AnyMove, loading: tuple[CargoShip, int] | None) -> None:
+        if loading is not None:
+            ship, best = loading
+            assert isinstance(move, Load)
+            ship.good = move.good
+            ship.count += best
+            self.board(p).goods[move.good] -= best
+            self.after_load(p, best)
+        elif isinstance(move, WharfLoad):
+            self.use_wharf(p, move.good)
+        elif isinstance(move, SmallWharfLoad):
+            self.use_small_wharf(p, move)
+        self.pointer = (p + 1) % self.game.n
 
     def ships_text(self) -> str:
         parts = []
-        for s in self.g.ships:
-            held = f"{s.count} {self.nm(s.good)}" if s.good else "empty"
+        for s in self.game.ships:
+            held = f"{s.count} {self.name_of(s.good)}" if s.good else "empty"
             parts.append(f"{s.size}-{self.rules.terms.cargo_ship}: {held}")
         return ", ".join(parts)
 
-    def load(self, p: int, move: Load) -> None:
-        """A cargo-ship load, checked: the kind, the ship that takes the most, the count."""
-        rules, b = self.rules, self.board(p)
+    def _loading(self, p: int, move: Load) -> tuple[CargoShip, int]:
+        """The cargo ship a load goes on and the barrels it takes, checked: the kind, the ship
+        that takes the most, the count."""
+        rules = self.rules
         good, have = move.good, self.board(p).goods.get(move.good, 0)
         ship_word = rules.terms.cargo_ship
         if have <= 0:
-            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)}; they can load {self.options(p)}")
-        best, allowed = best_ships(self.g.ships, good, have)
+            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.name_of(good)}; they can load {self.options(p)}")
+        best, allowed = best_ships(self.game.ships, good, have)
         if best == 0:
-            raise RuleViolation("captain.kind-blocked", f"{self.nm(good)} cannot be loaded: {self._blocked(good)}; {self.who(p)} can load {self.options(p)}")
+            raise RuleViolation("captain.kind-blocked", f"{self.name_of(good)} cannot be loaded: {self._blocked(good)}; {self.who(p)} can load {self.options(p)}")
         chosen = [s for s in allowed if s.size == move.ship]
         if chosen:  # the usual case: a ship that takes the most
             ship = chosen[0]
@@ -396,36 +408,33 @@ class Captain(Phase):
             if len(allowed) > 1:
                 raise RuleViolation(
                     "captain.ship-required",
-                    f"{self.nm(good)} fits {self._ships(allowed, 'and')} alike ({best} each): the log must name the ship, e.g. '{best} {self.nm(good).lower()} on {allowed[0].size}'",
+                    f"{self.name_of(good)} fits {self._ships(allowed, 'and')} alike ({best} each): the log must name the ship, e.g. '{best} {self.name_of(good).lower()} on {allowed[0].size}'",
                 )
             ship = allowed[0]
         if move.count is not None and move.count != best:
             raise RuleViolation(
                 "captain.count",
-                f"{self.who(p)} loads {best} {self.nm(good)} on the {ship.size}-{ship_word} (as many as fit, none held back), not {move.count}",
+                f"{self.who(p)} loads {best} {self.name_of(good)} on the {ship.size}-{ship_word} (as many as fit, none held back), not {move.count}",
             )
-        ship.good = good
-        ship.count += best
-        b.goods[good] = have - best
-        self.after_load(p, best)
+        return ship, best
 
     def _refuse_ship(self, p: int, size: int, good: str, have: int, best: int, allowed: list[CargoShip]) -> NoReturn:
         """Why the ship named for a load is not one that takes the most (`allowed`)."""
         ship_word = self.rules.terms.cargo_ship
-        ship = next((s for s in self.g.ships if s.size == size), None)
+        ship = next((s for s in self.game.ships if s.size == size), None)
         if ship is None:
-            sizes = ", ".join(str(s.size) for s in self.g.ships)
+            sizes = ", ".join(str(s.size) for s in self.game.ships)
             raise RuleViolation("captain.no-such-ship", f"there is no {size}-{ship_word}; the cargo {ship_word}s take {sizes}")
-        if ship not in ships_for(self.g.ships, good):
+        if ship not in best_ships(self.game.ships, good, 1)[1]:  # the ships that may take the kind at all
             why = self._why_not(ship, good)
             raise RuleViolation(
                 "captain.wrong-ship",
-                f"{self.nm(good)} cannot go on the {ship.size}-{ship_word} ({why}); {self.who(p)} must load it on {self._ships(allowed)}",
+                f"{self.name_of(good)} cannot go on the {ship.size}-{ship_word} ({why}); {self.who(p)} must load it on {self._ships(allowed)}",
             )
         # a ship that may take the kind, but fewer barrels than another
         raise RuleViolation(
             "captain.largest-ship",
-            f"{self.who(p)} must load {self.nm(good)} on {self._ships(allowed)}, which takes {best}, "
+            f"{self.who(p)} must load {self.name_of(good)} on {self._ships(allowed)}, which takes {best}, "
             f"not the {ship.size}-{ship_word}, which takes {min(have, ship.free)}",
         )
 
@@ -433,19 +442,19 @@ class Captain(Phase):
         return listing([f"the {s.size}-{self.rules.terms.cargo_ship}" for s in ships], word)
 
     def _blocked(self, good: str) -> str:
-        for s in self.g.ships:
+        for s in self.game.ships:
             if s.good == good:
                 return f"the {s.size}-{self.rules.terms.cargo_ship} carrying it is full"
         return f"no {self.rules.terms.cargo_ship} is empty and none carries it"
 
     def _why_not(self, ship: CargoShip, good: str) -> str:
         if ship.good is not None and ship.good != good:
-            return f"it carries {self.nm(ship.good)}"
+            return f"it carries {self.name_of(ship.good)}"
         if ship.full:
             return "it is full"
-        other = next((s for s in self.g.ships if s.good == good), None)
+        other = next((s for s in self.game.ships if s.good == good), None)
         if other is not None:
-            return f"{self.nm(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
+            return f"{self.name_of(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
         return "it cannot take it"  # pragma: no cover
 
     def _once_a_phase(self, p: int, effect: str, used: set[int], rule: str) -> Any:
@@ -458,16 +467,19 @@ class Captain(Phase):
             raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {self.rules.power_names(effect)} in {self.title}: once per phase")
         return powers[0]
 
+    def _check_wharf(self, p: int, good: str) -> None:
+        """May `p` put their `good` on their private ship (wharf) now?"""
+        self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
+        if self.board(p).goods.get(good, 0) <= 0:
+            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.name_of(good)} to put on their {self.rules.power_names('ship.private-ship')}")
+
     def use_wharf(self, p: int, good: str) -> None:
-        """Every barrel of one kind onto the player's private ship, once per phase."""
+        """Every barrel of one kind onto the player's private ship, once per phase (checked)."""
         b = self.board(p)
-        wharf = self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
-        have = b.goods.get(good, 0)
-        if have <= 0:
-            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.nm(good)} to put on their {self.rules.power_names('ship.private-ship')}")
-        amount = min(have, wharf.capacity)
+        have = b.goods[good]
+        amount = min(have, self.board(p).powers(self.rules, "ship.private-ship")[0].capacity)
         b.goods[good] = have - amount
-        self.g.goods_supply[good] += amount
+        self.game.goods_supply[good] += amount
         self.wharf_used.add(p)
         self.after_load(p, amount)
 
@@ -475,8 +487,8 @@ class Captain(Phase):
         b = self.board(p)
         return p not in self.small_wharf_used and b.barrels() > 0 and b.has(self.rules, "ship.small-wharf")
 
-    def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
-        """Any barrels to the supply, once per phase: 1 VP per so many (small wharf)."""
+    def _check_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
+        """May `p` ship these barrels on their small wharf now?"""
         rules, b = self.rules, self.board(p)
         self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
         names = self.rules.power_names("ship.small-wharf")
@@ -484,17 +496,21 @@ class Captain(Phase):
             raise RuleViolation("captain.small-wharf", f"the {names} ships at least one {rules.terms.barrel[0]}")
         for good, n in move.goods:
             if b.goods.get(good, 0) < n:
-                raise RuleViolation("captain.no-barrel", f"{self.who(p)} has {b.goods.get(good, 0)} {self.nm(good)}, not {n}, for their {names}")
+                raise RuleViolation("captain.no-barrel", f"{self.who(p)} has {b.goods.get(good, 0)} {self.name_of(good)}, not {n}, for their {names}")
+
+    def use_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
+        """Any barrels to the supply, once per phase: 1 VP per so many (small wharf; checked)."""
+        b = self.board(p)
         for good, n in move.goods:
             b.goods[good] -= n
-            self.g.goods_supply[good] += n
+            self.game.goods_supply[good] += n
         self.small_wharf_used.add(p)
         powers = self.shippers[p]
         vp = powers.small_wharf_vp(sum(n for _, n in move.goods), p not in self.loaded)
         if powers.small_wharf_loads:
             self.loaded.add(p)
             b.doubloons += powers.load_doubloons
-        self.g.give_vp(p, vp)
+        self.game.give_vp(p, vp)
 
     def after_load(self, p: int, barrels: int) -> None:
         """VP for a load: 1 per barrel (or as a small wharf gives), the captain's privilege on
@@ -502,7 +518,7 @@ class Captain(Phase):
         powers = self.shippers[p]
         vp = powers.load(barrels, p not in self.loaded)
         self.loaded.add(p)
-        self.g.give_vp(p, vp)
+        self.game.give_vp(p, vp)
         self.board(p).doubloons += powers.load_doubloons
 
     # --- the end -------------------------------------------------------------------------
@@ -521,11 +537,11 @@ class Captain(Phase):
         self.unload()
 
     def _rotation(self) -> list[int]:
-        return [(self.pointer + i) % self.g.n for i in range(self.g.n)]
+        return [(self.pointer + i) % self.game.n for i in range(self.game.n)]
 
     def store(self, keep: dict[int, Keep]) -> None:
         """Each player keeps what their windrose and warehouses hold; the rest returns to the supply."""
-        g, rules = self.g, self.rules
+        game, rules = self.game, self.rules
         missing: list[int] = []
         decided: dict[int, dict[str, int]] = {}
         for p in self.order:
@@ -554,12 +570,12 @@ class Captain(Phase):
             for good, have in b.goods.items():
                 lost = have - kept.get(good, 0)
                 if lost:
-                    g.goods_supply[good] += lost
+                    game.goods_supply[good] += lost
             b.goods = {k: n for k, n in kept.items() if n > 0}
 
     def _holding(self, p: int) -> str:
         b = self.board(p)
-        return ", ".join(f"{n} {self.nm(k)}" for k, n in b.goods.items() if n > 0)
+        return ", ".join(f"{n} {self.name_of(k)}" for k, n in b.goods.items() if n > 0)
 
     def _kept(self, p: int, spec: Keep, kinds: int, barrels: int) -> dict[str, int]:
         b = self.board(p)
@@ -567,10 +583,10 @@ class Captain(Phase):
         for good, n in spec.items:
             have = b.goods.get(good, 0)
             if have <= 0:
-                raise RuleViolation("captain.keep", f"{self.who(p)} has no {self.nm(good)} left to keep ({self._holding(p) or 'nothing'})")
+                raise RuleViolation("captain.keep", f"{self.who(p)} has no {self.name_of(good)} left to keep ({self._holding(p) or 'nothing'})")
             want = have if n is None else n
             if want > have:
-                raise RuleViolation("captain.keep", f"{self.who(p)} has {have} {self.nm(good)}, not {want}")
+                raise RuleViolation("captain.keep", f"{self.who(p)} has {have} {self.name_of(good)}, not {want}")
             kept[good] = want
         if not keep_fits(kept, kinds, barrels):
             t = self.rules.terms
@@ -585,9 +601,9 @@ class Captain(Phase):
 
     def unload(self) -> None:
         """Full ships are emptied into the supply; the others keep their cargo."""
-        for ship in self.g.ships:
+        for ship in self.game.ships:
             if ship.full and ship.good is not None:
-                self.g.goods_supply[ship.good] += ship.count
+                self.game.goods_supply[ship.good] += ship.count
                 ship.good, ship.count = None, 0
 
     # --- search support (the shipping calculator) -----------------------------------------
@@ -601,14 +617,14 @@ class Captain(Phase):
         ship). Players in rotation order; goods in the order the board holds them. An empty
         list: the phase may only end.
         """
-        g = self.g
-        n = g.n
+        game = self.game
+        n = game.n
         out: list[tuple[int, AnyMove]] = []
         q = None  # the next loader (next_loader): found on the way
         for i in range(n):
             p = (self.pointer + i) % n
             if q is None:
-                for good, amount, allowed in cargo_options(self.board(p), g.ships):
+                for good, amount, allowed in cargo_options(self.board(p), game.ships):
                     q = p
                     for ship in allowed:
                         out.append((p, load_move(good, amount, ship.size)))
@@ -624,39 +640,39 @@ class Captain(Phase):
 
     def snapshot(self) -> CaptainSnapshot:
         """The state a captain phase can change, cheaply copied (restore it with `restore`)."""
-        g = self.g
-        boards = g.boards
+        game = self.game
+        boards = game.boards
         return (
             self.pointer,
             frozenset(self.wharf_used),
             frozenset(self.loaded),
-            tuple([(s.good, s.count) for s in g.ships]),
+            tuple([(s.good, s.count) for s in game.ships]),
             tuple([b.goods.copy() for b in boards]),
             tuple([b.vp for b in boards]),
-            g.goods_supply.copy(),
-            g.vp_chips,
-            tuple(g.triggers),
+            game.goods_supply.copy(),
+            game.vp_chips,
+            tuple(game.triggers),
             tuple([b.doubloons for b in boards]),
             frozenset(self.small_wharf_used),
         )
 
     def restore(self, snap: CaptainSnapshot) -> None:
         """Put back a state taken by `snapshot` (ships, barrels, VP, supplies, turn, wharfs)."""
-        g = self.g
+        game = self.game
         pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers, doubloons, small_wharf_used = snap
         self.pointer = pointer
         self.wharf_used = set(wharf_used)
         self.loaded = set(loaded)
         self.small_wharf_used = set(small_wharf_used)
-        for ship, (good, held_count) in zip(g.ships, ships, strict=True):
+        for ship, (good, held_count) in zip(game.ships, ships, strict=True):
             ship.good, ship.count = good, held_count
-        for board, held, vp, money in zip(g.boards, goods, vps, doubloons, strict=True):
+        for board, held, vp, money in zip(game.boards, goods, vps, doubloons, strict=True):
             board.goods = held.copy()
             board.vp = vp
             board.doubloons = money
-        g.goods_supply = supply.copy()
-        g.vp_chips = chips
-        g.triggers[:] = triggers
+        game.goods_supply = supply.copy()
+        game.vp_chips = chips
+        game.triggers[:] = triggers
 
     def waiting(self) -> str:
         q = self.next_loader()

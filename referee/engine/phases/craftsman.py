@@ -3,6 +3,9 @@ factory's doubloons, and the craftsman's privilege barrel."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import product
+
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
 from referee.moves import AnyMove, Extra, Keep, Pass
@@ -25,16 +28,16 @@ class Craftsman(Phase):
     role = "craftsman"
 
     def start(self) -> None:
-        g, rules = self.g, self.rules
+        game, rules = self.game, self.rules
         self.produced: dict[int, dict[str, int]] = {}
         for p in self.order:
             b = self.board(p)
             made: dict[str, int] = {}
             for good in rules.goods:
                 want = capacity(b.buildings, b.manned, rules, good)
-                got = min(want, g.goods_supply[good])
+                got = min(want, game.goods_supply[good])
                 if got > 0:
-                    g.goods_supply[good] -= got
+                    game.goods_supply[good] -= got
                     b.goods[good] = b.goods.get(good, 0) + got
                     made[good] = got
             self.produced[p] = made
@@ -49,14 +52,14 @@ class Craftsman(Phase):
     def after_production(self, p: int, made: dict[str, int]) -> None:
         """Powers that add to production: an extra barrel of a kind made in a large production
         building (aqueduct); doubloons for the most barrels of one kind (specialty factory)."""
-        g, rules, b = self.g, self.rules, self.board(p)
+        game, rules, b = self.game, self.rules, self.board(p)
         for aqueduct in b.powers(rules, "craft.extra-barrel"):
             for good in aqueduct.goods:
                 in_large = any(
                     rules.building[x].produces == good and rules.building[x].kind == aqueduct.building_kind and n > 0 for x, n in b.buildings.items()
                 )
-                if made.get(good, 0) > 0 and in_large and g.goods_supply[good] > 0:
-                    g.goods_supply[good] -= 1
+                if made.get(good, 0) > 0 and in_large and game.goods_supply[good] > 0:
+                    game.goods_supply[good] -= 1
                     b.goods[good] = b.goods.get(good, 0) + 1
                     made[good] += 1
         for factory in b.powers(rules, "craft.most-kind"):
@@ -69,37 +72,70 @@ class Craftsman(Phase):
 
     def choices(self) -> list[str]:
         """Kinds the craftsman may take as the extra barrel: produced this phase, still in the supply."""
-        return [k for k in self.produced[self.chooser] if self.g.goods_supply[k] > 0]
+        return [k for k in self.produced[self.chooser] if self.game.goods_supply[k] > 0]
 
     def play(self, p: int, move: AnyMove) -> None:
-        if isinstance(move, Pass):
-            if p == self.chooser:
-                self._take(p, Extra(goods=()))
+        extra = self.check_play(p, move)
+        if extra is not None:
+            self._take(p, extra)
+
+    def candidates(self, p: int) -> Iterator[AnyMove]:
+        """Pass; for the craftsman, every choice of extra barrels (none, each mix up to the
+        privilege, and fewer than allowed)."""
+        yield Pass()
+        if p != self.chooser:
             return
+        yield Extra(goods=())
+        allowed = self.extras_allowed()
+        for combo in product(self.choices(), repeat=allowed):
+            if list(combo) == sorted(combo):
+                yield Extra(goods=combo)
+        if allowed > 1:
+            for kind in self.choices():
+                yield Extra(goods=(kind,))
+
+    def to_move(self) -> list[int]:
+        return [self.chooser] if not self.extra_done and self.choices() else []
+
+    def check_play(self, p: int, move: AnyMove) -> Extra | None:
+        """The extra barrels `move` takes (None: a pass by another player), checked."""
+        if isinstance(move, Pass):
+            if p != self.chooser:
+                return None
+            move = Extra(goods=())
         if not isinstance(move, Extra):
             raise wrong_move(self, move)
         if p != self.chooser:
-            raise RuleViolation("craftsman.not-craftsman", f"only the {self.nm(self.role)} ({self.who(self.chooser)}) takes an extra {self.rules.terms.barrel[0]}; {self.who(p)} produces without writing a move")
-        self._take(p, move)
+            raise RuleViolation("craftsman.not-craftsman", f"only the {self.name_of(self.role)} ({self.who(self.chooser)}) takes an extra {self.rules.terms.barrel[0]}; {self.who(p)} produces without writing a move")
+        self._check_take(p, move)
+        return move
 
-    def _take(self, p: int, move: Extra) -> None:
-        g = self.g
+    def _check_take(self, p: int, move: Extra) -> None:
+        supply = self.game.goods_supply
         if self.extra_done:
             raise RuleViolation("craftsman.extra-twice", f"{self.who(p)} has already taken the craftsman's extra")
         allowed = self.extras_allowed()
         if len(move.goods) > allowed:
-            raise RuleViolation("craftsman.extra-count", f"the {self.nm(self.role)} takes at most {count(allowed, self.rules.terms.barrel)} extra, not {len(move.goods)}")
+            raise RuleViolation("craftsman.extra-count", f"the {self.name_of(self.role)} takes at most {count(allowed, self.rules.terms.barrel)} extra, not {len(move.goods)}")
+        taken: dict[str, int] = {}
         for good in move.goods:
             if good not in self.produced[p]:
-                made = listing([self.nm(k) for k in self.produced[p]], "or")
+                made = listing([self.name_of(k) for k in self.produced[p]], "or")
                 raise RuleViolation(
                     "craftsman.extra-kind",
-                    f"the extra {self.rules.terms.barrel[0]} must be of a kind {self.who(p)} produced this phase ({made if self.produced[p] else 'none: no extra ' + self.rules.terms.barrel[0]}), not {self.nm(good)}",
+                    f"the extra {self.rules.terms.barrel[0]} must be of a kind {self.who(p)} produced this phase ({made if self.produced[p] else 'none: no extra ' + self.rules.terms.barrel[0]}), not {self.name_of(good)}",
                 )
-            if g.goods_supply[good] <= 0:
-                raise RuleViolation("craftsman.extra-supply", f"no {self.nm(good)} is left in the supply; {self.who(p)} may take {listing([self.nm(k) for k in self.choices()], 'or') if self.choices() else 'nothing'}")
-            g.goods_supply[good] -= 1
-            self.board(p).goods[good] = self.board(p).goods.get(good, 0) + 1
+            if supply[good] - taken.get(good, 0) <= 0:
+                left = [k for k in self.produced[self.chooser] if supply[k] - taken.get(k, 0) > 0]  # the choices once the barrels before are taken
+                raise RuleViolation("craftsman.extra-supply", f"no {self.name_of(good)} is left in the supply; {self.who(p)} may take {listing([self.name_of(k) for k in left], 'or') if left else 'nothing'}")
+            taken[good] = taken.get(good, 0) + 1
+
+    def _take(self, p: int, move: Extra) -> None:
+        """The extra barrels (checked by `_check_take`)."""
+        board = self.board(p)
+        for good in move.goods:
+            self.game.goods_supply[good] -= 1
+            board.goods[good] = board.goods.get(good, 0) + 1
         self.extra_done = True
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
@@ -109,15 +145,17 @@ class Craftsman(Phase):
         if len(choices) > 1:
             raise Missing(
                 "craftsman.extra-missing",
-                f"{self.who(self.chooser)} must choose the {self.nm(self.role)}'s extra {self.rules.terms.barrel[0]}: "
-                f"{listing([self.nm(k) for k in choices], 'or')} ('extra <good>' or 'extra none')",
+                f"{self.who(self.chooser)} must choose the {self.name_of(self.role)}'s extra {self.rules.terms.barrel[0]}: "
+                f"{listing([self.name_of(k) for k in choices], 'or')} ('extra <good>' or 'extra none')",
             )
         if choices:  # one kind produced: the extra barrels are of it, as many as the supply has
             kind = choices[0]
-            self._take(self.chooser, Extra(goods=(kind,) * min(self.extras_allowed(), self.g.goods_supply[kind])))
+            extra = Extra(goods=(kind,) * min(self.extras_allowed(), self.game.goods_supply[kind]))
+            self._check_take(self.chooser, extra)
+            self._take(self.chooser, extra)
         self.extra_done = True
 
     def waiting(self) -> str:
         if not self.extra_done and self.choices():
-            return f"{self.title}: {self.who(self.chooser)} chooses the extra {self.rules.terms.barrel[0]} ({listing([self.nm(k) for k in self.choices()], 'or')})"
+            return f"{self.title}: {self.who(self.chooser)} chooses the extra {self.rules.terms.barrel[0]} ({listing([self.name_of(k) for k in self.choices()], 'or')})"
         return f"{self.title}: production is done"

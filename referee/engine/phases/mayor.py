@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
+from random import Random
+from typing import TYPE_CHECKING
+
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import COLONISTS
 from referee.moves import AnyMove, Arrange, Keep
+from referee.rulesets.rules import Rules
 from referee.text import count
+
+if TYPE_CHECKING:
+    from referee.engine.state import Board
 
 
 class Mayor(TurnPhase):
@@ -15,32 +24,43 @@ class Mayor(TurnPhase):
     role = "mayor"
 
     def start(self) -> None:
-        g = self.g
+        game = self.game
         board = self.board(self.chooser)
-        privilege = min(self.privilege(), g.colonist_supply)
-        g.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
+        privilege = min(self.privilege(), game.colonist_supply)
+        game.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
         board.san_juan += privilege
-        for i in range(g.colonist_ship):  # one at a time, clockwise from the mayor
-            self.board(self.order[i % g.n]).san_juan += 1
-        g.colonist_ship = 0
+        for i in range(game.colonist_ship):  # one at a time, clockwise from the mayor
+            self.board(self.order[i % game.n]).san_juan += 1
+        game.colonist_ship = 0
 
-    def act(self, p: int, move: AnyMove) -> None:
+    def candidates(self, p: int) -> Iterator[AnyMove]:
+        """Every arrangement `p` may give (all circles filled when possible): all legal."""
+        return arrangements(self.rules, self.board(p))
+
+    def moves_for(self, p: int) -> Iterator[AnyMove]:
+        return self.candidates(p) if self.reachable(p) else iter(())
+
+    def count_moves(self, p: int) -> int:
+        """How many arrangements `p` may give now, counted without listing them."""
+        return count_arrangements(self.rules, self.board(p)) if self.reachable(p) else 0
+
+    def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Arrange):
             raise wrong_move(self, move)
         rules, b = self.rules, self.board(p)
         col = rules.terms.colonist
         for tile, n in move.tiles.items():
             owned = b.island.get(tile, 0)
-            if tile == "forest":
+            if not rules.has_circle(tile):
                 raise RuleViolation("mayor.arrangement", f"a forest has no circle: no {col[0]} can be placed on it")
             if n > owned:
-                raise RuleViolation("mayor.arrangement", f"{self.who(p)} has {owned} {self.nm(tile)} {'tile' if owned == 1 else 'tiles'}, so {n} cannot be occupied")
+                raise RuleViolation("mayor.arrangement", f"{self.who(p)} has {owned} {self.name_of(tile)} {'tile' if owned == 1 else 'tiles'}, so {n} cannot be occupied")
         for building, n in move.buildings.items():
             if building not in b.buildings:
-                raise RuleViolation("mayor.arrangement", f"{self.who(p)} has no {self.nm(building)}")
+                raise RuleViolation("mayor.arrangement", f"{self.who(p)} has no {self.name_of(building)}")
             circles = rules.building[building].circles
             if n > circles:
-                raise RuleViolation("mayor.arrangement", f"the {self.nm(building)} has {count(circles, ('circle', 'circles'))}, so it cannot take {n} {col[1]}")
+                raise RuleViolation("mayor.arrangement", f"the {self.name_of(building)} has {count(circles, ('circle', 'circles'))}, so it cannot take {n} {col[1]}")
         total = b.colonists()
         written = move.placed + move.san_juan
         if written != total:
@@ -56,6 +76,10 @@ class Mayor(TurnPhase):
                 f"{self.who(p)} leaves {count(move.san_juan, col)} in {rules.terms.san_juan} while "
                 f"{count(circles - move.placed, ('circle is', 'circles are'))} empty: every circle that can be filled must be filled",
             )
+
+    def apply(self, p: int, move: AnyMove) -> None:
+        assert isinstance(move, Arrange)
+        b = self.board(p)
         b.manned = dict(move.tiles)
         b.buildings = {k: move.buildings.get(k, 0) for k in b.buildings}
         b.san_juan = move.san_juan
@@ -65,11 +89,17 @@ class Mayor(TurnPhase):
         total = b.colonists()
         circles = b.circles(self.rules)
         if total >= circles:  # no choice: every circle is filled, the rest wait in San Juan
-            b.manned = {t: n for t, n in b.island.items() if t != "forest"}
+            forest = self.rules.forest_id
+            b.manned = {t: n for t, n in b.island.items() if t != forest}
             b.buildings = {k: self.rules.building[k].circles for k in b.buildings}
             b.san_juan = total - circles
-            return
-        if total == 0:  # nothing to arrange
+
+    def check_pass(self, p: int) -> None:
+        """A player left out is arranged for only when the rules leave no choice."""
+        b = self.board(p)
+        total = b.colonists()
+        circles = b.circles(self.rules)
+        if total >= circles or total == 0:
             return
         raise Missing(
             "mayor.arrangement-missing",
@@ -78,21 +108,79 @@ class Mayor(TurnPhase):
         )
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
-        g, rules = self.g, self.rules
-        empty = sum(b.empty_building_circles(rules) for b in g.boards)
-        required = max(empty, g.setup.ship_colonists)
-        if g.colonist_supply >= required:
-            g.colonist_supply -= required
-            g.colonist_ship = required
+        game, rules = self.game, self.rules
+        empty = sum(b.empty_building_circles(rules) for b in game.boards)
+        required = max(empty, game.setup.ship_colonists)
+        if game.colonist_supply >= required:
+            game.colonist_supply -= required
+            game.colonist_ship = required
             return
         if rules.model.end.colonists_short:
-            g.trigger(COLONISTS)
+            game.trigger(COLONISTS)
         if rules.model.end.partial_refill:
-            g.colonist_ship = g.colonist_supply
-            g.colonist_supply = 0
+            game.colonist_ship = game.colonist_supply
+            game.colonist_supply = 0
 
     def waiting(self) -> str:
         if self.pos < len(self.order):
             p = self.order[self.pos]
             return f"{self.title}: {self.who(p)} arranges {count(self.board(p).colonists(), self.rules.terms.colonist)}"
         return f"{self.title}: every arrangement has been given"
+
+
+def _slots(rules: Rules, board: Board) -> list[tuple[str, bool, int]]:
+    """(place, is a building, circles) for every place a colonist can go on a board."""
+    out = [(t, False, n) for t, n in board.island.items() if rules.has_circle(t) and n > 0]
+    out += [(b, True, rules.building[b].circles) for b in board.buildings if rules.building[b].circles > 0]
+    return out
+
+
+def arrangements(rules: Rules, board: Board) -> Iterator[Arrange]:
+    """Every arrangement of a board's colonists with every circle filled that can be."""
+    total = board.colonists()
+    slots = _slots(rules, board)
+    placed = min(total, sum(c for _, _, c in slots))
+    for counts in _spread(placed, [c for _, _, c in slots]):
+        tiles = {t: c for (t, is_building, _), c in zip(slots, counts, strict=True) if not is_building and c}
+        buildings = {t: c for (t, is_building, _), c in zip(slots, counts, strict=True) if is_building and c}
+        yield Arrange(tiles=tiles, buildings=buildings, san_juan=total - placed)
+
+
+def count_arrangements(rules: Rules, board: Board) -> int:
+    """How many arrangements `arrangements` would give, without listing them."""
+    caps = [c for _, _, c in _slots(rules, board)]
+    placed = min(board.colonists(), sum(caps))
+    ways = [1] + [0] * placed
+    for cap in caps:
+        after = [0] * (placed + 1)
+        for used, w in enumerate(ways):
+            if w:
+                for c in range(min(cap, placed - used) + 1):
+                    after[used + c] += w
+        ways = after
+    return ways[placed]
+
+
+def random_arrangement(rules: Rules, board: Board, rng: Random) -> Arrange | None:
+    """A random arrangement (random play), or None when the rules leave no choice."""
+    total = board.colonists()
+    slots = _slots(rules, board)
+    if total >= sum(c for _, _, c in slots) or total == 0:
+        return None
+    seats = [i for i, (_, _, c) in enumerate(slots) for _ in range(c)]
+    counts = Counter(rng.sample(seats, total))
+    tiles = {slots[i][0]: c for i, c in counts.items() if not slots[i][1]}
+    buildings = {slots[i][0]: c for i, c in counts.items() if slots[i][1]}
+    return Arrange(tiles=tiles, buildings=buildings, san_juan=0)
+
+
+def _spread(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to put `total` colonists on places with capacities `caps`, the first places fullest first."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    rest = sum(caps[1:])
+    for c in range(min(caps[0], total), max(0, total - rest) - 1, -1):
+        for tail in _spread(total - c, caps[1:]):
+            yield (c, *tail)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import Phase
 from referee.moves import AnyMove, Pass
@@ -16,8 +18,14 @@ class Prospector(Phase):
         self.board(self.chooser).doubloons += self.privilege()
 
     def play(self, p: int, move: AnyMove) -> None:
+        self.check_play(p, move)
+
+    def check_play(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Pass):
             raise RuleViolation("prospector.no-moves", f"nobody acts in {self.title}; only 'pass' may be written")
+
+    def candidates(self, p: int) -> Iterator[AnyMove]:
+        yield Pass()
 
     def waiting(self) -> str:
         return f"{self.title} is done"

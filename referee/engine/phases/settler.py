@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import product
 from typing import NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.moves import AnyMove, Keep, Settle
+from referee.moves import AnyMove, Keep, Pass, Settle
 from referee.text import a, listing
 
 
@@ -21,28 +23,47 @@ class Settler(TurnPhase):
 
     def row(self) -> str:
         """The face-up plantations, for messages."""
-        return listing([self.nm(t) for t in self.g.face_up], "and") if self.g.face_up else "none left"
+        return listing([self.name_of(t) for t in self.game.face_up], "and") if self.game.face_up else "none left"
 
     def free_spaces(self, p: int) -> int:
         return self.rules.model.island_spaces - self.board(p).island_filled()
 
-    def act(self, p: int, move: AnyMove) -> None:
+    def candidates(self, p: int) -> Iterator[AnyMove]:
+        """Pass; every face-up tile and the quarry, with the hacienda's draw of each kind the
+        stacks hold, the hospice's colonist and a forest where the player's buildings allow."""
+        game, rules, b = self.game, self.rules, self.board(p)
+        yield Pass()
+        picks: list[str | None] = [None, *dict.fromkeys(game.face_up), rules.quarry.id]
+        draws: list[str | None] = [None]
+        if b.has(rules, "settle.extra-tile"):
+            pool = game.deck if sum(game.deck.values()) else game.discards
+            draws += [k for k, n in pool.items() if n > 0]
+        hospice = [False, True] if b.has(rules, "settle.colonist") else [False]
+        forest = [False, True] if b.has(rules, "settle.forest") else [False]
+        for draw, tile, with_colonist, as_forest in product(draws, picks, hospice, forest):
+            if tile is None and (with_colonist or as_forest or draw is None):
+                continue
+            yield Settle(extra_tile=draw, tile=tile, hospice=with_colonist, forest=as_forest)
+
+    def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Settle):
             raise wrong_move(self, move)
-        g, rules, b = self.g, self.rules, self.board(p)
+        game, rules, b = self.game, self.rules, self.board(p)
         if move.tile is None and (move.hospice or move.forest):
             self._clause_without_tile(p, move)
+        free = self.free_spaces(p)
         if move.extra_tile is not None:
-            self._draw_extra(p, move.extra_tile)
+            self._check_draw(p, move.extra_tile)
+            free -= 1
         if move.tile is None:
             return
         tile = move.tile
-        if self.free_spaces(p) < 1:
+        if free < 1:
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full ({rules.model.island_spaces} spaces): no tile can be placed")
-        if tile == rules.quarry.id and self.pos >= self.g.n:
+        if tile == rules.quarry.id and self.pos >= self.game.n:
             raise RuleViolation(
                 "settler.second-pick",
-                f"the {self.nm(self.role)}'s second pick (a doubled {rules.terms.privilege}) is a face-up {rules.terms.plantation[0]}: {self.row()}",
+                f"the {self.name_of(self.role)}'s second pick (a doubled {rules.terms.privilege}) is a face-up {rules.terms.plantation[0]}: {self.row()}",
             )
         if tile == rules.quarry.id:
             may = p == self.chooser or b.has(rules, "settle.quarry")
@@ -50,31 +71,43 @@ class Settler(TurnPhase):
                 huts = rules.power_names("settle.quarry")
                 raise RuleViolation(
                     "settler.quarry",
-                    f"only the {self.nm(self.role)} ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
-                    f"{self.nm(tile)}; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}",
+                    f"only the {self.name_of(self.role)} ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
+                    f"{self.name_of(tile)}; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}",
                 )
-            if g.quarries <= 0:
-                raise RuleViolation("settler.no-quarry", f"no {self.nm(tile)} is left; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}")
-            g.quarries -= 1
-        else:
-            if tile not in g.face_up:
-                raise RuleViolation("settler.not-face-up", f"no {self.nm(tile)} {rules.terms.plantation[0]} is face up; the face-up {rules.terms.plantation[1]} are: {self.row()}")
-            g.face_up.remove(tile)
-        placed = "forest" if move.forest else tile
+            if game.quarries <= 0:
+                raise RuleViolation("settler.no-quarry", f"no {self.name_of(tile)} is left; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}")
+        elif tile not in game.face_up:
+            raise RuleViolation("settler.not-face-up", f"no {self.name_of(tile)} {rules.terms.plantation[0]} is face up; the face-up {rules.terms.plantation[1]} are: {self.row()}")
         if move.forest:
             self.forest_check(p)
             if tile == rules.quarry.id:
-                raise RuleViolation("settler.forest", f"a {self.nm(tile)} cannot be placed as a forest; only {rules.terms.plantation[1]} can")
+                raise RuleViolation("settler.forest", f"a {self.name_of(tile)} cannot be placed as a forest; only {rules.terms.plantation[1]} can")
+        if move.hospice and not b.has(rules, "settle.colonist"):
+            names = rules.power_names("settle.colonist")
+            raise RuleViolation("settler.hospice", f"{self.who(p)} has no occupied {names}: no extra {rules.terms.colonist[0]} comes with the tile")
+
+    def apply(self, p: int, move: AnyMove) -> None:
+        assert isinstance(move, Settle)
+        game, rules, b = self.game, self.rules, self.board(p)
+        if move.extra_tile is not None:
+            if sum(game.deck.values()) == 0:
+                game.deck, game.discards = game.discards, game.deck  # the discards are reshuffled into a new stack
+            game.deck[move.extra_tile] -= 1
+            b.island[move.extra_tile] = b.island.get(move.extra_tile, 0) + 1
+        tile = move.tile
+        if tile is None:
+            return
+        if tile == rules.quarry.id:
+            game.quarries -= 1
+        else:
+            game.face_up.remove(tile)
+        placed = rules.forest_id if move.forest else tile
         b.island[placed] = b.island.get(placed, 0) + 1
-        if move.hospice:
-            if not b.has(rules, "settle.colonist"):
-                names = rules.power_names("settle.colonist")
-                raise RuleViolation("settler.hospice", f"{self.who(p)} has no occupied {names}: no extra {rules.terms.colonist[0]} comes with the tile")
-            if g.take_colonist():
-                if move.forest:
-                    b.san_juan += 1  # a forest has no circle: the colonist waits in San Juan
-                else:
-                    b.manned[placed] = b.manned.get(placed, 0) + 1
+        if move.hospice and game.take_colonist():
+            if move.forest:
+                b.san_juan += 1  # a forest has no circle: the colonist waits in San Juan
+            else:
+                b.manned[placed] = b.manned.get(placed, 0) + 1
 
     def forest_check(self, p: int) -> None:
         """Forests need an occupied forest house (expansion); refused in rulesets without one."""
@@ -91,43 +124,42 @@ class Settler(TurnPhase):
             names = rules.power_names("settle.colonist")
             raise RuleViolation(
                 "settler.hospice",
-                f"the {names}'s {rules.terms.colonist[0]} comes with a face-up {rules.terms.plantation[0]} or {a(self.nm(rules.quarry.id))} taken; {self.who(p)} {took}",
+                f"the {names}'s {rules.terms.colonist[0]} comes with a face-up {rules.terms.plantation[0]} or {a(self.name_of(rules.quarry.id))} taken; {self.who(p)} {took}",
             )
         raise RuleViolation("settler.forest", f"a forest is a face-up {rules.terms.plantation[0]} placed face down; {self.who(p)} {took}")
 
-    def _draw_extra(self, p: int, kind: str) -> None:
-        g, rules, b = self.g, self.rules, self.board(p)
+    def _check_draw(self, p: int, kind: str) -> None:
+        """May `p` draw a face-down `kind` with a hacienda? (Applied in `apply`.)"""
+        game, rules, b = self.game, self.rules, self.board(p)
         if kind == rules.quarry.id:
             names = rules.power_names("settle.extra-tile")
-            raise RuleViolation("settler.hacienda", f"the {names} draws a face-down {rules.terms.plantation[0]}, never {a(self.nm(kind))}")
+            raise RuleViolation("settler.hacienda", f"the {names} draws a face-down {rules.terms.plantation[0]}, never {a(self.name_of(kind))}")
         if not b.has(rules, "settle.extra-tile"):
             names = rules.power_names("settle.extra-tile")
             raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down {rules.terms.plantation[0]} may be drawn")
         if self.free_spaces(p) < 1:
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full: no face-down {rules.terms.plantation[0]} can be placed")
-        if sum(g.deck.values()) == 0:
-            g.deck, g.discards = g.discards, g.deck  # the discards are reshuffled into a new stack
-        if g.deck[kind] <= 0:
-            held = ", ".join(f"{c} {self.nm(k)}" for k, c in g.deck.items() if c > 0) or "nothing"
-            raise RuleViolation("settler.draw", f"no {self.nm(kind)} {rules.terms.plantation[0]} is left face down (the {rules.terms.stacks} hold{'s' if rules.terms.stacks == 'bag' else ''} {held})")
-        g.deck[kind] -= 1
-        b.island[kind] = b.island.get(kind, 0) + 1
+        stack = game.deck if sum(game.deck.values()) else game.discards  # an empty stack: the discards are reshuffled
+        if stack[kind] <= 0:
+            held = ", ".join(f"{c} {self.name_of(k)}" for k, c in stack.items() if c > 0) or "nothing"
+            raise RuleViolation("settler.draw", f"no {self.name_of(kind)} {rules.terms.plantation[0]} is left face down (the {rules.terms.stacks} hold{'s' if rules.terms.stacks == 'bag' else ''} {held})")
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
-        g = self.g
-        for tile in g.face_up:
-            g.discards[tile] += 1
-        g.face_up = []
-        available = sum(g.deck.values()) + sum(g.discards.values())
+        game = self.game
+        discards = game.discards.copy()
+        for tile in game.face_up:  # the row's leftovers are discarded
+            discards[tile] += 1
+        available = sum(game.deck.values()) + sum(discards.values())
         if reveal is None:
-            if available == 0 or g.ends_with_this_phase():
+            if available == 0 or game.ends_with_this_phase():
+                game.discards, game.face_up = discards, []
                 return
             raise Missing(
                 "settler.reveal-missing",
-                f"{self.title} needs a 'reveal' key: the new face-up row of {min(self.g.setup.face_up, available)} {self.rules.terms.plantation[1]}",
+                f"{self.title} needs a 'reveal' key: the new face-up row of {min(self.game.setup.face_up, available)} {self.rules.terms.plantation[1]}",
                 at_phase=True,
             )
-        g.reveal(reveal)
+        game.reveal(reveal, discards=discards)
 
     def waiting(self) -> str:
         if self.pos < len(self.order):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.moves import AnyMove, Keep, Sell
+from referee.moves import AnyMove, Keep, Pass, Sell
 from referee.text import count, listing
 
 
@@ -17,7 +19,7 @@ class Trader(TurnPhase):
         return self.rules.model.trading_house_spaces
 
     def closed(self) -> bool:
-        return len(self.g.trading_house) >= self.spaces()
+        return len(self.game.trading_house) >= self.spaces()
 
     def closed_reason(self) -> str:
         return f"the {self.rules.terms.trading_house} is full ({count(self.spaces(), self.rules.terms.barrel)}): nobody else sells in {self.title}"
@@ -38,7 +40,7 @@ class Trader(TurnPhase):
         if p == self.chooser:
             privilege = self.privilege()
             total += privilege
-            parts.append(f"{self.nm('trader')} +{privilege}")
+            parts.append(f"{self.name_of('trader')} +{privilege}")
         for market in b.active(rules, "trade.bonus") if markets else ():
             total += market.effect.doubloons
             parts.append(f"{market.name} +{market.effect.doubloons}")
@@ -50,64 +52,83 @@ class Trader(TurnPhase):
             return []
         b = self.board(p)
         any_kind = b.has(self.rules, "trade.any-kind")
-        return [k for k, n in b.goods.items() if n > 0 and (any_kind or k not in self.g.trading_house)]
+        return [k for k, n in b.goods.items() if n > 0 and (any_kind or k not in self.game.trading_house)]
 
-    def act(self, p: int, move: AnyMove) -> None:
+    def candidates(self, p: int) -> Iterator[AnyMove]:
+        """Pass; a sale of each kind held (and to the player's own trading post, if occupied)."""
+        yield Pass()
+        post = self.board(p).has(self.rules, "trade.own-post")
+        for good, n in self.board(p).goods.items():
+            if n > 0:
+                yield Sell(good=good)
+                if post:
+                    yield Sell(good=good, own_post=True)
+
+    def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Sell):
             raise wrong_move(self, move)
-        g, rules, b = self.g, self.rules, self.board(p)
+        game, rules, b = self.game, self.rules, self.board(p)
         good = move.good
         if move.own_post:
-            self.sell_to_own_post(p, move)
+            self._check_own_post(p, move)
             return
         if b.goods.get(good, 0) <= 0:
             options = self.sellable(p)
             raise RuleViolation(
                 "trader.no-barrel",
-                f"{self.who(p)} has no {self.nm(good)} to sell; they may sell {listing([self.nm(k) for k in options], 'or') if options else 'nothing'}",
+                f"{self.who(p)} has no {self.name_of(good)} to sell; they may sell {listing([self.name_of(k) for k in options], 'or') if options else 'nothing'}",
             )
-        if good in g.trading_house and not b.has(rules, "trade.any-kind"):
+        if good in game.trading_house and not b.has(rules, "trade.any-kind"):
             options = self.sellable(p)
             offices = rules.power_names("trade.any-kind")
             raise RuleViolation(
                 "trader.same-kind",
-                f"the {rules.terms.trading_house} already holds {self.nm(good)} and {self.who(p)} has no occupied {offices}; "
-                f"they may sell {listing([self.nm(k) for k in options], 'or') if options else 'nothing'}",
+                f"the {rules.terms.trading_house} already holds {self.name_of(good)} and {self.who(p)} has no occupied {offices}; "
+                f"they may sell {listing([self.name_of(k) for k in options], 'or') if options else 'nothing'}",
             )
-        income, how = self.income(p, good)
-        if move.income is not None and move.income != income:
-            raise RuleViolation("trader.income", f"{self.who(p)} receives {income} for {self.nm(good)} ({how}), not {move.income}")
-        b.goods[good] -= 1
-        b.doubloons += income
-        g.trading_house.append(good)
+        if move.income is not None:
+            income, how = self.income(p, good)
+            if move.income != income:
+                raise RuleViolation("trader.income", f"{self.who(p)} receives {income} for {self.name_of(good)} ({how}), not {move.income}")
 
-    def sell_to_own_post(self, p: int, move: Sell) -> None:
-        """A sale to the player's own trading post: any kind, even with the house full; the
-        barrel returns to the supply; markets only if the ruleset says so."""
-        g, rules, b = self.g, self.rules, self.board(p)
+    def _check_own_post(self, p: int, move: Sell) -> None:
+        """A sale to the player's own trading post: any kind, even with the house full."""
+        rules, b = self.rules, self.board(p)
         posts = b.powers(rules, "trade.own-post")
         names = rules.power_names("trade.own-post")
         if not posts:
             raise RuleViolation("trader.trading-post", f"{self.who(p)} has no occupied {names}")
         if b.goods.get(move.good, 0) <= 0:
-            raise RuleViolation("trader.no-barrel", f"{self.who(p)} has no {self.nm(move.good)} to sell")
-        income, how = self.income(p, move.good, markets=posts[0].markets)
-        if move.income is not None and move.income != income:
-            raise RuleViolation("trader.income", f"{self.who(p)} receives {income} for {self.nm(move.good)} at the {names} ({how}), not {move.income}")
+            raise RuleViolation("trader.no-barrel", f"{self.who(p)} has no {self.name_of(move.good)} to sell")
+        if move.income is not None:
+            income, how = self.income(p, move.good, markets=posts[0].markets)
+            if move.income != income:
+                raise RuleViolation("trader.income", f"{self.who(p)} receives {income} for {self.name_of(move.good)} at the {names} ({how}), not {move.income}")
+
+    def apply(self, p: int, move: AnyMove) -> None:
+        """The sale: to the trading house, or to the player's own trading post, where the
+        barrel returns to the supply and markets count only if the ruleset says so."""
+        assert isinstance(move, Sell)
+        game, b = self.game, self.board(p)
+        if move.own_post:
+            income, _ = self.income(p, move.good, markets=b.powers(self.rules, "trade.own-post")[0].markets)
+            game.goods_supply[move.good] += 1
+        else:
+            income, _ = self.income(p, move.good)
+            game.trading_house.append(move.good)
         b.goods[move.good] -= 1
         b.doubloons += income
-        g.goods_supply[move.good] += 1
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
-        g = self.g
-        if len(g.trading_house) >= self.spaces():  # emptied only when full
-            for good in g.trading_house:
-                g.goods_supply[good] += 1
-            g.trading_house = []
+        game = self.game
+        if len(game.trading_house) >= self.spaces():  # emptied only when full
+            for good in game.trading_house:
+                game.goods_supply[good] += 1
+            game.trading_house = []
 
     def waiting(self) -> str:
         if self.pos < len(self.order) and not self.closed():
             p = self.order[self.pos]
             options = self.sellable(p)
-            return f"{self.title}: {self.who(p)} may sell {listing([self.nm(k) for k in options], 'or') if options else 'nothing'}"
+            return f"{self.title}: {self.who(p)} may sell {listing([self.name_of(k) for k in options], 'or') if options else 'nothing'}"
         return f"{self.title}: every turn has been taken"

@@ -1,0 +1,106 @@
+"""Random play and replay speed of the engine, this tree against an older checkout (issue 13).
+
+    python benchmarks/play.py                                # this tree only
+    git worktree add /tmp/engine-before 9a778a4
+    python benchmarks/play.py --before /tmp/engine-before    # both, in one process
+
+Random play (`referee play`'s engine: the legal moves listed at every decision, one drawn) is
+timed in games per second over fixed seeds for each bundled ruleset (2 to 5 players); replay in
+moves per second over the logs those games write (read once, replayed many times). With
+`--before`, the older package is copied under another name (`referee_before`, its imports
+renamed) so that both engines run in this one process, their repetitions interleaved: on a noisy
+machine both see the same load. CPU time of the process is measured; medians are printed.
+Targets: random play at least 3x the games per second of the engine that tried every candidate
+on a copy of the game (commit 9a778a4); replay no slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ("base", "expansion-1", "1897", "1897-expansion-1")
+SEEDS = range(8)
+
+
+def renamed_copy(tree: Path, name: str, into: Path) -> None:
+    """`tree`'s package copied to `into/name`, every import of `referee` renamed, its data linked."""
+    target = into / name
+    shutil.copytree(tree / "referee", target, ignore=shutil.ignore_patterns("__pycache__"))
+    pattern = re.compile(r"\b(from|import) referee\b|\"referee\.")
+    for path in target.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(pattern.sub(lambda m: m.group(0).replace("referee", name), text), encoding="utf-8")
+    (target / "_data").mkdir(exist_ok=True)
+    for data in ("rulesets", "schemas"):
+        (target / "_data" / data).symlink_to(tree / data)
+
+
+class Engine:
+    """One package's random play and replay, ready to be timed."""
+
+    def __init__(self, package: str) -> None:
+        play = importlib.import_module(f"{package}.play")
+        load = importlib.import_module(f"{package}.rulesets.load")
+        read_log = importlib.import_module(f"{package}.records.log").read_log
+        self.replay: Callable[[Any], Any] = importlib.import_module(f"{package}.replays").replay
+        self.play = play.play
+        self.rules = {name: load.load_ruleset(name) for name in RULESETS}
+        self.records = [read_log(play.to_log(self.play(self.rules[name], 2 + seed % 4, seed), name).encode(), f"{name}-{seed}.yaml") for name in RULESETS for seed in SEEDS]
+        self.moves = sum(record.moves for record in self.records)
+
+    def games_per_second(self, ruleset: str) -> float:
+        start = time.process_time()
+        for seed in SEEDS:
+            self.play(self.rules[ruleset], 2 + seed % 4, seed)
+        return len(SEEDS) / (time.process_time() - start)
+
+    def moves_per_second(self) -> float:
+        start = time.process_time()
+        for record in self.records:
+            assert self.replay(record).error is None
+        return self.moves / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, help="a checkout of another commit, measured in the same process")
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved repetitions (medians printed)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    engines = {"this tree": Engine("referee")}
+    if args.before:
+        holder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+        renamed_copy(args.before.resolve(), "referee_before", holder)
+        sys.path.insert(0, str(holder))
+        engines["before"] = Engine("referee_before")
+    figures: dict[str, dict[str, list[float]]] = {name: {} for name in engines}
+    for _ in range(args.rounds):
+        for name, engine in engines.items():
+            for ruleset in RULESETS:
+                figures[name].setdefault(f"play {ruleset} games/s", []).append(engine.games_per_second(ruleset))
+            figures[name].setdefault("replay moves/s", []).append(engine.moves_per_second())
+    for name in engines:
+        everything = figures[name]
+        # all rulesets together: the games over the summed time of each round's medians
+        everything["play, all rulesets games/s"] = [len(RULESETS) / sum(1 / statistics.median(everything[f"play {r} games/s"]) for r in RULESETS)]
+    print(f"{'median of ' + str(args.rounds) + ' rounds':<30}" + "".join(f"{name:>12}" for name in engines) + ("       ratio" if args.before else ""))
+    for key in figures["this tree"]:
+        medians = [statistics.median(figures[name][key]) for name in engines]
+        ratio = f"{medians[0] / medians[1]:>11.2f}x" if args.before else ""
+        print(f"{key:<30}" + "".join(f"{value:>12,.1f}" for value in medians) + ratio)
+    print(f"(replay: {engines['this tree'].moves:,} moves in {len(engines['this tree'].records)} logs a round)")
+
+
+if __name__ == "__main__":
+    main()
