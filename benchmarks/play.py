@@ -8,8 +8,8 @@ Random play (`referee play`'s engine: the legal moves listed at every decision, 
 timed in games per second over fixed seeds for each bundled ruleset (2 to 5 players); replay in
 moves per second over the logs those games write (read once, replayed many times). With
 `--before`, the older package is copied under another name (`referee_before`, its imports
-renamed) so that both engines run in this one process, their repetitions interleaved: on a noisy
-machine both see the same load. CPU time of the process is measured; medians are printed.
+renamed) so that both engines run in this one process, their repetitions interleaved (in turn
+first and second): on a noisy machine both see the same load. CPU time of the process is measured; medians are printed.
 Targets: random play at least 3x the games per second of the engine that tried every candidate
 on a copy of the game (commit 9a778a4); replay no slower.
 """
@@ -85,8 +85,11 @@ def main() -> None:
         sys.path.insert(0, str(holder))
         engines["before"] = Engine("referee_before")
     figures: dict[str, dict[str, list[float]]] = {name: {} for name in engines}
-    for _ in range(args.rounds):
-        for name, engine in engines.items():
+    for round_number in range(args.rounds):
+        order = list(engines.items())
+        if round_number % 2:  # the engine measured second pays for the first's garbage: alternate
+            order.reverse()
+        for name, engine in order:
             for ruleset in RULESETS:
                 figures[name].setdefault(f"play {ruleset} games/s", []).append(engine.games_per_second(ruleset))
             figures[name].setdefault("replay moves/s", []).append(engine.moves_per_second())
