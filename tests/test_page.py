@@ -92,6 +92,23 @@ def test_a_four_player_score_sheet_shows_each_total(page: Page, tmp_path: Path):
     screenshot(page, "score-sheet", tmp_path)
 
 
+def test_a_saved_score_sheet_loads_and_scores(page: Page, tmp_path: Path):
+    """The page's own YAML reader: comments (also after a value, never inside quotes), quoted
+    names with ': ' and '#', flow lists and mappings over the usual block layout."""
+    sheet = tmp_path / "club.yaml"
+    sheet.write_text(
+        (ROOT / "fixtures" / "sheets" / "sheet-3p.yaml").read_text(encoding="utf-8")
+        .replace("  Anna:\n", "  'Anna: #1':  # the host\n")
+        .replace("    island: 9\n", "    island: {corn: 4, quarry: 3, 'indigo': 2}  # nine spaces\n"),
+        encoding="utf-8",
+    )
+    page.set_input_files("#sheet-load", str(sheet))
+    page.click("#sheet-score")
+    expect(page.locator("#sheet-output")).to_have_attribute("data-state", "done")
+    totals = {name: page.locator(f'#sheet-result tr[data-player="{name}"] .total').inner_text().strip() for name in ("Anna: #1", "Ben", "Cleo")}
+    assert totals == {"Anna: #1": "54", "Ben": "45", "Cleo": "37"}  # as `referee score --sheet` gives
+
+
 def test_a_sheets_problem_is_shown_beside_its_field(page: Page):
     page.select_option("#sheet-ruleset", "base")
     page.select_option("#sheet-players", "3")
