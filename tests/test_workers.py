@@ -51,8 +51,10 @@ def test_a_worker_that_dies_costs_only_the_file_it_was_checking(monkeypatch, tmp
 
 
 def test_sigterm_stops_the_workers_with_the_parent(tmp_path):
-    for i in range(300):
-        shutil.copy(GAMES[-1], tmp_path / f"g{i:03d}.yaml")
+    first = tmp_path / "g0000.yaml"
+    shutil.copy(GAMES[-1], first)
+    for i in range(1, 3000):  # enough work that the run is still going when the signal comes, even on a fast machine
+        os.link(first, tmp_path / f"g{i:04d}.yaml")
     parent = subprocess.Popen([sys.executable, "-m", "referee", "validate", str(tmp_path), "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     children: list[int] = []
     deadline = time.monotonic() + 30
