@@ -6,17 +6,27 @@ The logs are random legal games (referee play: base, expansion-1 and 1897, 2 to 
     python benchmarks/batch.py                 # 1,000 logs: --jobs 1 and 2 (targets: < 30 s, speed-up >= 1.7)
     python benchmarks/batch.py --cluster 10000 # 10,000 logs: --cluster local:2 against --jobs 2
     python benchmarks/batch.py --memory        # the parent's peak memory with --jobs 2: 20,000 logs against 1,000 (target <= 1.3x)
+    python benchmarks/batch.py --reading       # ms a log for read_log and check_log, in one process (target: check_log <= 4.5 ms)
+    python benchmarks/batch.py --reading --tree /tmp/reading-before  # the same, another checkout measured alternately beside this one
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import importlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -26,6 +36,9 @@ from referee.rulesets.load import load_ruleset  # noqa: E402
 
 COUNT = 1000
 RULESETS = ("base", "expansion-1", "1897")
+PASSES = 5  # timed passes of each function over every log, after one pass to warm the memos
+READING_TARGET = 4.5  # ms a log for check_log (issue 16)
+READING_TURN = 50  # logs read by one checkout before the next takes its turn
 
 
 def logs(directory: Path) -> list[Path]:
@@ -73,6 +86,101 @@ def source_digest() -> str:
     return digest.hexdigest()[:12]
 
 
+@dataclass
+class Tree:
+    """A checkout of referee, imported beside the others: its own modules, swapped into
+    `sys.modules` while it is measured (so that its lazy imports find its own code)."""
+
+    root: Path
+    modules: dict[str, ModuleType] = field(default_factory=dict)
+    functions: dict[str, Callable[[bytes, str], Any]] = field(default_factory=dict)  # read_log and check_log
+    timings: dict[str, list[float]] = field(default_factory=dict)  # ms a log of each pass, by function
+
+
+def _forget_referee() -> dict[str, ModuleType]:
+    """Take every referee module out of `sys.modules`, and return them."""
+    names = [name for name in sys.modules if name == "referee" or name.startswith("referee.")]
+    return {name: sys.modules.pop(name) for name in names}
+
+
+@contextmanager
+def active(tree: Tree) -> Iterator[None]:
+    """`tree`'s modules in `sys.modules` and its root first on the path, for as long as it runs."""
+    _forget_referee()
+    sys.modules.update(tree.modules)
+    sys.path.insert(0, str(tree.root))
+    try:
+        yield
+    finally:
+        sys.path.remove(str(tree.root))
+        tree.modules = _forget_referee()
+
+
+def load_tree(root: Path) -> Tree:
+    """Import `read_log` and `check_log` from the checkout at `root`."""
+    tree = Tree(root.resolve())
+    with active(tree):
+        tree.functions["read_log"] = importlib.import_module("referee.records.log").read_log
+        tree.functions["check_log"] = importlib.import_module("referee.check").check_log
+        imported = Path(sys.modules["referee"].__file__ or "").parent
+    if imported != tree.root / "referee":
+        raise SystemExit(f"referee was imported from {imported}, not from {tree.root}")
+    return tree
+
+
+def seconds(function: Callable[[bytes, str], Any], documents: list[tuple[bytes, str]]) -> float:
+    """Seconds for `function` over the documents."""
+    start = time.perf_counter()
+    for data, name in documents:
+        function(data, name)
+    return time.perf_counter() - start
+
+
+def one_pass(trees: list[Tree], name: str, documents: list[tuple[bytes, str]]) -> None:
+    """One pass of the function `name` of each checkout over the documents, in turns of
+    `READING_TURN` documents (the first to go alternating): a burst of other work on the machine
+    then weighs on every checkout alike. Its ms a log goes to each checkout's timings."""
+    spent = [0.0] * len(trees)
+    for turn, start in enumerate(range(0, len(documents), READING_TURN)):
+        part = documents[start : start + READING_TURN]
+        order = range(len(trees)) if turn % 2 == 0 else range(len(trees) - 1, -1, -1)
+        for index in order:
+            with active(trees[index]):
+                gc.collect()
+                spent[index] += seconds(trees[index].functions[name], part)
+    for tree, seconds_spent in zip(trees, spent, strict=True):
+        tree.timings.setdefault(name, []).append(seconds_spent * 1000 / len(documents))
+
+
+def reading(paths: list[Path], roots: list[Path], passes: int) -> None:
+    """Median ms a log of `read_log` and of `check_log` over the logs, for each checkout, in one
+    process, the checkouts taking turns (`one_pass`)."""
+    documents = [(path.read_bytes(), str(path)) for path in paths]
+    trees = [load_tree(root) for root in roots]
+    for tree in trees:  # the warm-up: rulesets loaded, memos of move texts filled, lazy imports done
+        with active(tree):
+            codes = {tree.functions["check_log"](data, name).exit_code for data, name in documents}
+        if codes != {0}:
+            raise SystemExit(f"{tree.root}: not every generated log is valid (exit codes {sorted(codes)})")
+    for _ in range(passes):
+        for name in ("read_log", "check_log"):
+            one_pass(trees, name, documents)
+    for tree in trees:
+        figures = ", ".join(f"{name} {statistics.median(times):.2f} ms" for name, times in tree.timings.items())
+        print(f"{tree.root}: {figures} a log (median of {passes} passes over {len(documents):,} logs)")
+    this = trees[-1]
+    for other in trees[:-1]:  # on a busy machine every figure grows, the ratios less
+        ratios = ", ".join(f"{name} {statistics.median(this.timings[name]) / statistics.median(times):.2f}x" for name, times in other.timings.items())
+        print(f"{this.root} against {other.root}: {ratios}")
+    print(f"check_log: {statistics.median(this.timings['check_log']):.2f} ms a log   target <= {READING_TARGET} ms")
+
+
+def log_directory() -> Path:
+    """Where the generated logs are kept: one directory for each version of referee's code."""
+    default = Path(tempfile.gettempdir()) / f"referee-bench-logs-{source_digest()}"
+    return Path(os.environ.get("REFEREE_BENCH_DIR", default))
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     import argparse
@@ -80,12 +188,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cluster", type=int, metavar="N", help="compare --cluster local:2 with --jobs 2 on N logs")
     parser.add_argument("--memory", action="store_true", help="the parent's peak memory with --jobs 2: 20,000 logs against 1,000")
+    parser.add_argument("--reading", action="store_true", help="ms a log for read_log and check_log, in this process")
+    parser.add_argument("--tree", type=Path, action="append", default=[], metavar="DIR", help="with --reading: also measure the checkout at DIR, alternately")
+    parser.add_argument("--passes", type=int, default=PASSES, metavar="N", help=f"with --reading: timed passes (default {PASSES})")
     args = parser.parse_args()
-    default = Path(tempfile.gettempdir()) / f"referee-bench-logs-{source_digest()}"
-    directory = Path(os.environ.get("REFEREE_BENCH_DIR", default))
+    directory = log_directory()
     start = time.perf_counter()
     paths = logs(directory)
     print(f"{len(paths)} logs in {directory} (generated or reused in {time.perf_counter() - start:.1f} s)")
+    if args.reading:
+        reading(paths, [*args.tree, ROOT], args.passes)
+        return
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "referee")], check=True)
     if args.cluster:
         folder = archive(directory, paths, args.cluster)

@@ -2,16 +2,21 @@
 
 ruamel.yaml's C parser gives events that keep their start marks; the tree built here from them
 keeps those marks beside plain values, so that an error found much later (during replay) still
-points at its line, at a small fraction of the cost of round-trip loading. Guards: a size cap, UTF-8 only, no
-anchors or aliases (they can explode), no custom tags, no duplicate keys, a nesting cap.
+points at its line, at a small fraction of the cost of round-trip loading. A document written in
+the plain part of YAML that logs are written in is read without the parser, a line at a time,
+into the same tree (`_quick_tree`). Guards: a size cap, UTF-8 only, no anchors or aliases (they
+can explode), no custom tags, no duplicate keys, a nesting cap.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -48,15 +53,30 @@ class YNode:
     `keys` holds the position of each key of a mapping.
     """
 
-    __slots__ = ("column", "file", "keys", "line", "raw", "value")
+    __slots__ = ("_key_locations", "_key_positions", "column", "file", "line", "raw", "value")
 
-    def __init__(self, value: Any, raw: str | None, file: str, line: int, column: int) -> None:
+    def __init__(self, value: Any, raw: str | None, file: str, line: int, column: int, key_positions: dict[str, tuple[int, int]] | None = None) -> None:
         self.value = value
         self.raw = raw
         self.file = file
         self.line = line
         self.column = column
-        self.keys: dict[str, Location] | None = None
+        # (line, column) of each key of a mapping read from text: most keys are never asked
+        # where they are, so their Locations are made when first asked for
+        self._key_positions = key_positions
+        self._key_locations: dict[str, Location] | None = None
+
+    @property
+    def keys(self) -> dict[str, Location] | None:
+        """The position of each key of a mapping (None for a node that is not one read from text)."""
+        if self._key_locations is None and self._key_positions is not None:
+            file = self.file
+            self._key_locations = {key: Location(file, line, column) for key, (line, column) in self._key_positions.items()}
+        return self._key_locations
+
+    @keys.setter
+    def keys(self, keys: dict[str, Location] | None) -> None:
+        self._key_locations, self._key_positions = keys, None
 
     @property
     def location(self) -> Location:
@@ -65,6 +85,9 @@ class YNode:
 
     def key_location(self, key: str) -> Location:
         """Where a key of this mapping is written (the node itself when unknown)."""
+        if self._key_locations is None and self._key_positions is not None:
+            position = self._key_positions.get(key)
+            return self.location if position is None else Location(self.file, *position)
         if self.keys and key in self.keys:
             return self.keys[key]
         return self.location
@@ -170,6 +193,9 @@ def parse_yaml(text: str, file: str) -> YNode:
     """Parse one YAML document into a located tree, or raise InputError."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise _error(file, 1, 1, "input.too-large", f"the file is larger than the limit of {MAX_BYTES:,} bytes (2 MiB)")
+    quick = _quick_tree(text, file)
+    if quick is not None:
+        return quick
     try:
         return _Composer(text, file).document()
     except InputError:
@@ -247,7 +273,7 @@ class _Composer:
         event = self.next()
         if isinstance(event, StreamEndEvent):
             raise _error(self.file, 1, 1, "input.empty", "the file is empty: no YAML document in it")
-        root = self.node(self.next(), 0)
+        root = self.tree(self.next())
         self.next()  # DocumentEnd
         event = self.next()
         if not isinstance(event, StreamEndEvent):
@@ -255,59 +281,106 @@ class _Composer:
             raise _error(self.file, mark.line + 1, mark.column + 1, "yaml.syntax", "the file holds more than one YAML document; write one")
         return root
 
-    def node(self, event: Any, depth: int) -> YNode:
-        mark = event.start_mark
-        line, col = mark.line + 1, mark.column + 1
+    def tree(self, event: Any) -> YNode:
+        """The node that `event` starts, with everything in it, read to its last event.
+
+        One loop over the events with a stack of the open lists and mappings, rather than a call
+        for each node: a log has a thousand nodes, nearly all of them plain scalars, and the work
+        for each is much of the cost of reading a log."""
+        next_event, file = self.next, self.file
+        root: YNode | None = None
+        # the open lists and mappings, innermost last: (its items, its keys' positions or None for a list)
+        open_nodes: list[tuple[Any, dict[str, tuple[int, int]] | None]] = []
+        key = ""  # the key of the innermost open mapping that the next node is the value of
+        while True:
+            mark = event.start_mark
+            line, column = mark.line + 1, mark.column + 1
+            if len(open_nodes) > MAX_DEPTH:
+                raise _error(file, line, column, "yaml.too-deep", f"the document is nested more than {MAX_DEPTH} levels deep")
+            if type(event) is ScalarEvent and not event.anchor and not event.style and event.implicit[0]:
+                # the common case: a plain scalar without a tag, resolved by the core schema
+                text = event.value
+                if len(text) > MAX_DIGITS:
+                    self.countable(text, line, column)
+                node = YNode(_plain(text), text, file, line, column)
+                items = None
+            else:
+                node, items = self.start(event, line, column)
+            if not open_nodes:
+                root = node
+            elif open_nodes[-1][1] is None:
+                open_nodes[-1][0].append(node)
+            else:
+                open_nodes[-1][0][key] = node
+            if items is not None:
+                open_nodes.append((items, node._key_positions))
+            elif not open_nodes:
+                return node  # a document of one scalar
+            event = next_event()
+            while True:  # close what ends here; in a mapping, read the next key
+                items, positions = open_nodes[-1]
+                if positions is None:
+                    if not isinstance(event, SequenceEndEvent):
+                        break
+                elif not isinstance(event, MappingEndEvent):
+                    key = self.key(event, items, positions)
+                    event = next_event()
+                    break
+                open_nodes.pop()
+                if not open_nodes:
+                    assert root is not None
+                    return root
+                event = next_event()
+
+    def start(self, event: Any, line: int, column: int) -> tuple[YNode, list[YNode] | dict[str, YNode] | None]:
+        """The node of an event that starts one (its items still to come for a list or a
+        mapping, which are returned too), checked: no anchors, aliases or tags of other types."""
         file = self.file
-        if depth > MAX_DEPTH:
-            raise _error(file, line, col, "yaml.too-deep", f"the document is nested more than {MAX_DEPTH} levels deep")
         if isinstance(event, AliasEvent) or getattr(event, "anchor", None):
-            raise _error(file, line, col, "yaml.anchor", "YAML anchors and aliases are not accepted (write the value out)")
+            raise _error(file, line, column, "yaml.anchor", "YAML anchors and aliases are not accepted (write the value out)")
         if isinstance(event, ScalarEvent):
-            return YNode(self.scalar(event, line, col), event.value, file, line, col)
+            return YNode(self.scalar(event, line, column), event.value, file, line, column), None
         if isinstance(event, SequenceStartEvent):
-            self.tagged(event.tag, _SEQ, line, col)
+            self.tagged(event.tag, _SEQ, line, column)
             items: list[YNode] = []
-            event = self.next()
-            while not isinstance(event, SequenceEndEvent):
-                items.append(self.node(event, depth + 1))
-                event = self.next()
-            return YNode(items, None, file, line, col)
+            return YNode(items, None, file, line, column), items
         if isinstance(event, MappingStartEvent):
-            self.tagged(event.tag, _MAP, line, col)
+            self.tagged(event.tag, _MAP, line, column)
             result: dict[str, YNode] = {}
-            keys: dict[str, Location] = {}
-            event = self.next()
-            while not isinstance(event, MappingEndEvent):
-                kmark = event.start_mark
-                kline, kcol = kmark.line + 1, kmark.column + 1
-                if not isinstance(event, ScalarEvent):
-                    raise _error(file, kline, kcol, "yaml.key", "a mapping key must be a plain name or number, not a list or mapping")
-                if event.anchor:
-                    raise _error(file, kline, kcol, "yaml.anchor", "YAML anchors and aliases are not accepted (write the value out)")
-                key = event.value
-                if key == "<<" and event.style in ("", None):
-                    raise _error(file, kline, kcol, "yaml.anchor", "YAML merge keys (<<) are not accepted (write the value out)")
-                if key in result:
-                    first = keys[key]
-                    raise _error(file, kline, kcol, "yaml.duplicate-key", f"duplicate key {key!r} (first written at line {first.line})")
-                keys[key] = Location(file, kline, kcol)
-                result[key] = self.node(self.next(), depth + 1)
-                event = self.next()
-            out = YNode(result, None, file, line, col)
-            out.keys = keys
-            return out
-        raise _error(file, line, col, "yaml.syntax", "unexpected YAML content")  # pragma: no cover
+            return YNode(result, None, file, line, column, {}), result
+        raise _error(file, line, column, "yaml.syntax", "unexpected YAML content")  # pragma: no cover
+
+    def key(self, event: Any, result: dict[str, YNode], positions: dict[str, tuple[int, int]]) -> str:
+        """The key that `event` writes in a mapping, checked (a plain name or number, written once)."""
+        mark = event.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        if not isinstance(event, ScalarEvent):
+            raise _error(self.file, line, column, "yaml.key", "a mapping key must be a plain name or number, not a list or mapping")
+        if event.anchor:
+            raise _error(self.file, line, column, "yaml.anchor", "YAML anchors and aliases are not accepted (write the value out)")
+        key: str = event.value
+        if key == "<<" and event.style in ("", None):
+            raise _error(self.file, line, column, "yaml.anchor", "YAML merge keys (<<) are not accepted (write the value out)")
+        if key in result:
+            raise _error(self.file, line, column, "yaml.duplicate-key", f"duplicate key {key!r} (first written at line {positions[key][0]})")
+        positions[key] = (line, column)
+        return key
 
     def tagged(self, tag: str | None, expected: str, line: int, col: int) -> None:
         if tag is not None and tag not in (expected, "!"):
             raise _error(self.file, line, col, "yaml.tag", f"the tag {tag!r} is not accepted")
 
+    def countable(self, text: str, line: int, col: int) -> None:
+        """Refuse a number too long to be read: int() of thousands of digits fails, and no number
+        of a game has more than a few."""
+        digits = text.lstrip("+-")
+        if len(text) > MAX_DIGITS and digits[:1].isdigit() and digits.isdigit():
+            raise _error(self.file, line, col, "yaml.number", f"a number of {len(digits)} digits: numbers in a game have at most {MAX_DIGITS}")
+
     def scalar(self, event: Any, line: int, col: int) -> Any:
         tag, text = event.tag, event.value
-        if len(text) > MAX_DIGITS and text.lstrip("+-")[:1].isdigit() and text.lstrip("+-").isdigit() and (event.style in ("", None) or tag is not None):
-            # int() of thousands of digits fails; no number of a game has more than a few
-            raise _error(self.file, line, col, "yaml.number", f"a number of {len(text.lstrip('+-'))} digits: numbers in a game have at most {MAX_DIGITS}")
+        if event.style in ("", None) or tag is not None:
+            self.countable(text, line, col)
         if tag is None or tag == "!":
             if event.style not in ("", None) or not event.implicit[0]:
                 return text  # quoted or block scalars are strings
@@ -332,6 +405,7 @@ _STANDARD: dict[str, type | tuple[type, ...]] = {
 }
 
 
+@lru_cache(maxsize=4096)  # logs write the same few hundred words again and again
 def _plain(text: str) -> Any:
     """A plain scalar's value by the YAML 1.2 core schema (dates stay text)."""
     if text in ("", "~", "null", "Null", "NULL"):
@@ -354,6 +428,176 @@ def _plain(text: str) -> Any:
         if text in (".inf", ".Inf", ".INF", "+.inf", "-.inf", ".nan", ".NaN", ".NAN"):
             return float(text.replace(".", "", 1))
     return text
+
+
+# The quick reader. Logs, positions, sheets and rulesets are written in a small part of YAML:
+# mappings and lists by indentation, one `key: value` or `- item` a line, words plain or quoted,
+# short lists and mappings in brackets and braces, comments. Read with one regular expression
+# that matches a line of it, such a document costs a fraction of the parser's events (a Python
+# object each, most of the cost of reading a log). A document with anything beyond that part goes
+# to the parser: so every error, and every document the quick reader is not sure of, is the
+# parser's, and the two give the same tree (values, text as written, positions of nodes and keys).
+
+# a plain word that means the same in YAML wherever it stands: no indicator first, no ': ' or
+# ' #' in it, no space at its end
+_WORD = r"[A-Za-z0-9](?:[A-Za-z0-9 ,.()_+'/-]*[A-Za-z0-9,.()_+'/-])?"
+_LISTED = r"[A-Za-z0-9](?:[A-Za-z0-9 ._()+/-]*[A-Za-z0-9._()+/-])?"  # a word in brackets or braces: no ',' or quote
+_QUOTED = r"\"[^\"\\\n]*\"|'[^'\n]*'"  # on one line, without escapes
+_LIST = rf"\[(?:{_LISTED}(?:, {_LISTED})*)?\]"
+_ENTRY = rf"(?:{_LISTED}): (?:{_LISTED}|{_QUOTED}|{_LIST})"  # of a mapping in braces
+_ENTRY_RE = re.compile(rf"({_LISTED}): ({_LISTED}|{_QUOTED}|{_LIST})")  # the same, its key and value taken
+_MAPPING = rf"\{{(?:{_ENTRY}(?:, {_ENTRY})*)?\}}"
+_VALUE = rf"{_WORD}|{_QUOTED}|{_LIST}|{_MAPPING}"
+# a line: its indentation; then `- key: value`, `- key:`, `- value`, `key: value`, `key:`, a
+# comment alone or nothing; then a comment. The spaces before a value are kept, for its column.
+_LINES = re.compile(rf"^( *)(?:(- +)(?:({_WORD}):(?:( +)({_VALUE}))?|({_VALUE}))|({_WORD}):(?:( +)({_VALUE}))?|#.*|)(?: +(?:#.*)?)?$", re.MULTILINE)
+_WRITTEN = bytes(range(0x20, 0x7F)) + b"\n"  # printable ASCII and the line break: no tab, \r, control or non-ASCII character
+_LONGEST_KEY = 1000  # the parser takes a key of no more than 1024 characters
+
+
+class _Beyond(Exception):
+    """Text beyond the quick reader: the parser reads it."""
+
+
+def _quick_tree(text: str, file: str) -> YNode | None:
+    """The tree of a document written in the quick reader's part of YAML, or None."""
+    if not text.isascii() or text.encode("ascii").translate(None, _WRITTEN):  # ten times as fast as a regular expression
+        return None
+    try:
+        return _QuickReader(file).document(text)
+    except _Beyond:
+        return None
+
+
+class _QuickReader:
+    """Reads a mapping written a line at a time (the quick reader's part of YAML) into the tree
+    the parser's events give, positions included."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def document(self, text: str) -> YNode:
+        """The tree of `text`; _Beyond for anything outside the quick reader's part of YAML."""
+        file, value = self.file, self.value
+        root: YNode | None = None
+        # the innermost open list or mapping: the indentation of its items or keys, its items,
+        # and its keys' positions (None for a list); those around it, outermost first
+        indent_of: int = -1
+        items: Any = None
+        positions: dict[str, tuple[int, int]] | None = None
+        around: list[tuple[int, Any, dict[str, tuple[int, int]] | None]] = []
+        waiting: str | None = None  # a key written `key:`, its value the lines indented under it
+        lines = _LINES.findall(text)  # one match a line, or a line is not in the quick reader's part
+        if len(lines) != text.count("\n") + 1:
+            raise _Beyond
+        for number, (spaces, dash, item_key, item_gap, item_value, item, key, gap, written) in enumerate(lines, 1):
+            if not dash and not key:
+                continue  # a blank line or a comment
+            indent = len(spaces)
+            if indent != indent_of or waiting is not None:
+                if waiting is not None:  # the first line of a list or mapping under `waiting:`
+                    if indent <= indent_of:
+                        raise _Beyond  # an empty value, or a list not indented under its key
+                    node = YNode([], None, file, number, indent + 1) if dash else YNode({}, None, file, number, indent + 1, {})
+                    items[waiting] = node
+                elif root is None and not dash:
+                    node = root = YNode({}, None, file, number, indent + 1, {})
+                else:
+                    while indent < indent_of and around:
+                        indent_of, items, positions = around.pop()
+                    if indent != indent_of:
+                        raise _Beyond  # indented like nothing open: the parser finds what it is
+                    node = None
+                if node is not None:
+                    around.append((indent_of, items, positions))
+                    indent_of, items, positions, waiting = indent, node.value, node._key_positions, None
+                    if len(around) >= MAX_DEPTH:
+                        raise _Beyond
+            if dash:
+                if positions is not None:
+                    raise _Beyond  # an item among a mapping's keys
+                column = indent + len(dash)
+                if item:
+                    items.append(value(item, number, column + 1))
+                    continue
+                around.append((indent_of, items, positions))
+                mapping: dict[str, YNode] = {}
+                positions = {}
+                items.append(YNode(mapping, None, file, number, column + 1, positions))
+                indent_of, items, key, gap, written = column, mapping, item_key, item_gap, item_value
+            elif positions is None:
+                raise _Beyond  # a key among a list's items
+            if key in items or len(key) > _LONGEST_KEY:
+                raise _Beyond  # the parser's error
+            positions[key] = (number, indent_of + 1)
+            if not written:
+                waiting = key
+            else:
+                items[key] = value(written, number, indent_of + len(key) + len(gap) + 2)
+        if root is None or waiting is not None:
+            raise _Beyond  # no document, or an empty value at its end
+        return root
+
+    def value(self, written: str, line: int, column: int) -> YNode:
+        """The node of a value as `_VALUE` matched it, at `column` of `line`."""
+        first = written[0]
+        if first not in "[{'\"":  # a plain word, most values: `word` written out, for speed
+            if len(written) > MAX_DIGITS and written.isdigit():
+                raise _Beyond  # the parser's error: a number too long
+            return YNode(_plain(written), written, self.file, line, column)
+        if first == "[":
+            items = []
+            at = column + 1
+            for word in written[1:-1].split(", ") if written != "[]" else ():
+                items.append(self.word(word, line, at))
+                at += len(word) + 2
+            return YNode(items, None, self.file, line, column)
+        if first == "{":
+            return self.mapping(written, line, column)
+        text = written[1:-1]  # quoted
+        return YNode(text, text, self.file, line, column)
+
+    def mapping(self, written: str, line: int, column: int) -> YNode:
+        """A mapping in braces, as `_MAPPING` matched it."""
+        result: dict[str, YNode] = {}
+        positions: dict[str, tuple[int, int]] = {}
+        at = 1
+        while at < len(written) - 1:
+            entry = _ENTRY_RE.match(written, at)
+            assert entry is not None
+            key = entry[1]
+            if key in result or len(key) > _LONGEST_KEY:
+                raise _Beyond  # the parser's error
+            positions[key] = (line, column + at)
+            result[key] = self.value(entry[2], line, column + entry.start(2))
+            at = entry.end() + 2
+        return YNode(result, None, self.file, line, column, positions)
+
+    def word(self, text: str, line: int, column: int) -> YNode:
+        """A plain word, by the core schema."""
+        if len(text) > MAX_DIGITS and text.isdigit():
+            raise _Beyond  # the parser's error: a number too long
+        return YNode(_plain(text), text, self.file, line, column)
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's collector of reference cycles paused while a document is read and its tree is alive.
+
+    The collector runs after every 700 new containers. A log's tree is a few thousand, alive until
+    the log is read, so a collection during reading walks it and moves it to an older generation,
+    whose collections walk every object of the process (rulesets, memos of move texts): a fifth of
+    the cost of reading a log in a batch. Reading makes no cycles, so nothing waits for the
+    collector: the tree is freed when it is dropped, and the collector runs again after, as before.
+    A collector already paused by the caller stays paused."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def read_yaml(data: bytes | str, file: str) -> YNode:

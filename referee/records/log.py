@@ -14,7 +14,7 @@ from referee.moves import AnyMove, Keep, MoveError, parse_keep, read_written
 from referee.names import did_you_mean, normalize
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
-from referee.source import YNode, read_yaml
+from referee.source import YNode, collection_paused, read_yaml
 
 PHASE_KEYS = ("moves", "reveal", "keep", "doubloons")
 TOP_KEYS = {"ruleset", "players", "meta", "setup", "phases", "result"}  # those of log_model.GameLogModel
@@ -82,6 +82,11 @@ class _Errors:
 
 def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None) -> GameRecord:
     """Read a game log; InputError (exit 2) with every problem found, each positioned."""
+    with collection_paused():
+        return _read(data, file, ruleset, base_dir)
+
+
+def _read(data: bytes | str, file: str, ruleset: str | None, base_dir: Path | None) -> GameRecord:
     root = read_yaml(data, file)
     if not root.is_map:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
@@ -117,6 +122,21 @@ def _strs(node: YNode | None) -> bool:
     return node is not None and isinstance(node.value, list) and all(_str(n) for n in node.value)
 
 
+def _pairs_of_words(moves: object) -> bool:
+    """Is `moves` a list of mappings of words (as `moves:` is), looked at in a plain loop: a log has
+    thousands of moves."""
+    if not isinstance(moves, list):
+        return False
+    for move in moves:
+        pairs = move.value
+        if not isinstance(pairs, dict):
+            return False
+        for text in pairs.values():
+            if not isinstance(text.value, str):
+                return False
+    return True
+
+
 def _plainly_valid(root: YNode) -> bool:
     """A quick, stricter-than-the-model look at a log's shape (keys, types), so that a well-formed
     log skips building the model's validator; anything unusual goes to `GameLogModel`."""
@@ -145,7 +165,7 @@ def _plainly_valid(root: YNode) -> bool:
             return False
         for key, node in entry.value.items():
             if key == "moves":
-                if not isinstance(node.value, list) or not all(isinstance(m.value, dict) and all(_str(v) for v in m.value.values()) for m in node.value):
+                if not _pairs_of_words(node.value):
                     return False
             elif key == "reveal":
                 if not _strs(node):
@@ -275,6 +295,33 @@ def _is_role(rules: Rules, key: str) -> bool:
     return True
 
 
+def _moves(items: list[YNode], role: str, rules: Rules, players: _Players, errors: _Errors) -> tuple[MoveRecord, ...]:
+    """The moves of a phase, each `player: move` (a log's thousands of moves: the loop is kept tight)."""
+    moves: list[MoveRecord] = []
+    find = players.find
+    for item in items:
+        pairs = item.value
+        if len(pairs) != 1:
+            errors.add("log.move", f"each move is one `player: move` pair, not {len(pairs)} keys", item.location)
+            continue
+        ((name, text_node),) = pairs.items()
+        player = find(name)
+        if player is None:
+            errors.add("log.unknown-player", players.unknown(name), item.location)
+            continue
+        written = text_node.text()
+        if len(written) > MAX_MOVE:
+            errors.add("log.move", f"{name}: a move of {len(written):,} characters; a move is a few clauses (at most {MAX_MOVE:,} characters)", item.location)
+            continue
+        try:
+            guests, move = read_written(role, written, rules)
+        except MoveError as exc:
+            errors.add("log.move", f"{name}: {exc}", item.location)
+            continue
+        moves.append(MoveRecord(player, move, item.location, guests))
+    return tuple(moves)
+
+
 def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> PhaseRecord | None:
     role_keys = [k for k in entry.value if k not in PHASE_KEYS]
     if len(role_keys) != 1:
@@ -303,28 +350,8 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
     chooser = players.find(chooser_node.text()) if chooser_node.value is not None else None
     if chooser is None:
         errors.add("log.unknown-player", f"{rules.name(role)}: {players.unknown(chooser_node.text() if chooser_node.value is not None else '')}", chooser_node.location)
-    moves: list[MoveRecord] = []
     moves_node = entry.value.get("moves")
-    if moves_node is not None and moves_node.value is not None:
-        for item in moves_node.value:
-            if len(item.value) != 1:
-                errors.add("log.move", f"each move is one `player: move` pair, not {len(item.value)} keys", item.location)
-                continue
-            (name, text_node), = item.value.items()
-            p = players.find(name)
-            if p is None:
-                errors.add("log.unknown-player", players.unknown(name), item.location)
-                continue
-            written = text_node.text()
-            if len(written) > MAX_MOVE:
-                errors.add("log.move", f"{name}: a move of {len(written):,} characters; a move is a few clauses (at most {MAX_MOVE:,} characters)", item.location)
-                continue
-            try:
-                guests, move = read_written(role, written, rules)
-            except MoveError as exc:
-                errors.add("log.move", f"{name}: {exc}", item.location)
-                continue
-            moves.append(MoveRecord(p, move, item.location, guests))
+    moves = _moves(moves_node.value, role, rules, players, errors) if moves_node is not None and moves_node.value is not None else ()
     reveal = None
     reveal_node = entry.value.get("reveal")
     if reveal_node is not None and reveal_node.value is not None:
@@ -362,7 +389,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
         role=role,
         chooser=chooser,
         location=entry.location,
-        moves=tuple(moves),
+        moves=moves,
         reveal=reveal,
         reveal_location=reveal_node.location if reveal_node is not None else None,
         keep=keep,
