@@ -12,11 +12,12 @@ Prints, each as the whole `referee ship` process (start-up, reading, search, out
 4. realistic positions: 200 random positions of 3 to 5 players, 1 to 5 kinds of 1 to 3 barrels
    each, wharfs, harbors, warehouses, partly loaded ships, base and expansion-1 (fixed seed): the
    median, 90th percentile and slowest summary, and how many take over 1 s (each stopped at
-   `--cap` seconds).
+   `--cap` seconds); with `--slowest N`, the N slowest of them, each with its states.
 
     python benchmarks/shipping.py              # everything (a few minutes)
     python benchmarks/shipping.py --skip-all   # without the --all run (over a minute)
     python benchmarks/shipping.py --repeat 5 --realistic 50
+    python benchmarks/shipping.py --skip-all --slowest 10   # which realistic positions to profile
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def main() -> None:
     parser.add_argument("--realistic", type=int, default=200, help="realistic positions to time")
     parser.add_argument("--cap", type=float, default=20.0, help="seconds after which a realistic position is stopped (and counted as over)")
     parser.add_argument("--skip-all", action="store_true", help="leave out the --all run of the worst case")
+    parser.add_argument("--slowest", type=int, default=0, metavar="N", help="also list the N slowest realistic positions (their index in the list, seconds, states)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         worst = Path(tmp) / "worst.yaml"
@@ -138,6 +140,10 @@ def main() -> None:
         slowest = "over the cap" if ordered[-1] == float("inf") else f"{ordered[-1]:.2f} s"
         print(f"realistic positions: {len(texts)}; median {statistics.median(ordered):.2f} s, 90th percentile {ordered[int(len(ordered) * 0.9)]:.2f} s, "
               f"slowest {slowest}; over 1 s: {len(over)} ({small_wharf} of them with a small wharf owner)")
+        for i in sorted(range(len(texts)), key=lambda i: -seconds_each[i])[: args.slowest]:
+            states = answer(read_position(texts[i], "r.yaml")).states
+            owners = "small wharf" if "small wharf" in texts[i] else "no small wharf"
+            print(f"  #{i}: {seconds_each[i]:.2f} s, {states:,} states, {texts[i].count('name:')} players, {owners}")
     print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
 
 

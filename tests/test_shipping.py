@@ -291,21 +291,30 @@ BASE_BUILDINGS = (("wharf", 0.4), ("harbor", 0.3), ("small warehouse", 0.2), ("l
 EXPANSION_BUILDINGS = (*BASE_BUILDINGS, ("small wharf", 0.2), ("lighthouse", 0.2), ("union hall", 0.15), ("storehouse", 0.15), ("library", 0.1))
 
 
-def random_position(rng: random.Random, players: int, ruleset: str = "base") -> str:
-    """A captain phase: some ships partly loaded, each player a few kinds and buildings."""
+def random_position(
+    rng: random.Random,
+    players: int,
+    ruleset: str = "base",
+    buildings: tuple[tuple[str, float], ...] | None = None,
+    ship_chance: float = 0.35,
+    most_kinds: int = 3,
+) -> str:
+    """A captain phase: some ships partly loaded (each with `ship_chance`), each player up to
+    `most_kinds` kinds and some of `buildings` (each with its chance; by default the ruleset's)."""
     on_ships: set[str] = set()
     ships = []
     for size in SIZES[players]:
-        if rng.random() < 0.35:
+        if rng.random() < ship_chance:
             kind = rng.choice([k for k in KINDS if k not in on_ships])
             on_ships.add(kind)
             ships.append(f"{size}: {kind} {rng.randint(1, size - 1)}")
         else:
             ships.append(f"{size}: empty")
     lines = [f"ruleset: {ruleset}", "ships: {" + ", ".join(ships) + "}", "players:"]
-    buildings = EXPANSION_BUILDINGS if ruleset == "expansion-1" else BASE_BUILDINGS
+    if buildings is None:
+        buildings = EXPANSION_BUILDINGS if ruleset == "expansion-1" else BASE_BUILDINGS
     for name in ("Anna", "Ben", "Cleo", "Dora", "Emil")[:players]:
-        goods = ", ".join(f"{k}: {rng.randint(1, 3)}" for k in rng.sample(KINDS, rng.randint(0, 3)))
+        goods = ", ".join(f"{k}: {rng.randint(1, 3)}" for k in rng.sample(KINDS, rng.randint(0, most_kinds)))
         owned = [b for b, chance in buildings if rng.random() < chance]
         lines.append(f"  - {{name: {name}, goods: {{{goods}}}, buildings: [{', '.join(owned)}]}}")
     return "\n".join(lines) + "\n"

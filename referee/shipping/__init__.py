@@ -15,7 +15,7 @@ from itertools import islice
 
 from referee.records.position import Position
 from referee.shipping.outcomes import Outcome, PlayerOutcome, ends, outcome
-from referee.shipping.phase import CaptainPhase
+from referee.shipping.phase import PLAIN, CaptainPhase
 from referee.shipping.summary import Answer, Choice, Choices, Played, Range, answer
 
 __all__ = ["Answer", "Choice", "Choices", "Outcome", "Played", "PlayerOutcome", "Range", "all_outcomes", "answer"]
@@ -24,7 +24,7 @@ __all__ = ["Answer", "Choice", "Choices", "Outcome", "Played", "PlayerOutcome", 
 def all_outcomes(position: Position, limit: int | None = None) -> Iterator[Outcome]:
     """Every distinct outcome of the position's captain phase, one at a time (at most `limit`),
     the first at once; nothing but the states seen and the outcomes written is held."""
-    phase = CaptainPhase(position)
+    phase = CaptainPhase(position, PLAIN)
     found = (outcome(phase, end) for end in ends(phase))
     return found if limit is None else islice(found, limit)
 

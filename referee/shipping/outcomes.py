@@ -66,7 +66,10 @@ def outcome(phase: CaptainPhase, end: End) -> Outcome:
 
 
 def ends(phase: CaptainPhase) -> Iterator[End]:
-    """Every distinct end of the phase, each once (see the module)."""
+    """Every distinct end of the phase, each once (see the module). The phase keeps every
+    player who can load on a cargo ship in its states (`Reductions.independent` off): the list
+    comes in the order of those states."""
+    assert not phase.reductions.independent, "the outcome list walks the phase without the independent players' reduction"
     written: set[bytes | End] = set()  # ends written, packed
     unloaded: dict[tuple[tuple[int | None, ...], tuple[int, ...]], tuple[tuple[int | None, int], ...]] = {}
     interned: dict[tuple[TailKey | None, ...], tuple[TailKey | None, ...]] = {}
@@ -81,7 +84,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
         if ships is None:
             ships = unloaded[cargo] = phase.unloaded(*cargo)
         for vp, money, dropped in prefixes:
-            options = [phase.tail(key).ends for key in dropped if key is not None]
+            options = [phase.tails.ends(key) for key in dropped if key is not None]
             for combo in product(*options):
                 players = tuple((vp[p] + e.vp, e.goods, money[p] + e.doubloons) for p, e in enumerate(combo))
                 flat: list[int | None] = [x for ship in ships for x in ship]

@@ -1,39 +1,37 @@
-"""The captain phase as the calculator searches it: compact states of small integers, and the
-moves between them, scored by the engine's own rule functions.
+"""The captain phase as the calculator searches it: compact states of small integers
+(`compact`), and the moves between them, scored by the engine's own rule functions.
 
 The position is first set up in the engine (`Game`, `Captain`): that checks it, and pays the
 powers at the start of the phase (union hall, the captain's lighthouse). From there the phase
 is a graph of states; every rule of a move is the engine's (`ships_taking` and `loadable` for
 which ship takes what, `Shipper` for the VP and doubloons of a load, `preferred_keep` for
-storage). What this module adds is the shape of the graph, and two reductions, both exact:
+storage). What this module adds is the shape of the graph, and reductions, all exact:
 
 - **Players drop out.** A player who cannot load on a cargo ship now never can again (ships only
   fill up during the phase). What they still may do (their wharf or small wharf, at any turn of
   theirs, or not at all) touches nobody else, so it is settled once, on its own, as their *tail*
-  (`Tail`), and the player leaves the state. The decision at a state is therefore always that
+  (`tails`), and the player leaves the state. The decision at a state is therefore always that
   of the next player who can load on a cargo ship, who must load (on a cargo ship or a wharf).
+- **Players whose loads crowd nobody drop out too** (`Reductions.independent`). A kind on a cargo
+  ship with room for every barrel anyone holds of it is *roomy*: whoever loads it loads all they
+  hold, and takes nothing from anyone (the ship stays roomy: a load takes as much room as
+  barrels). A player all of whose loadable kinds are roomy loads, at each of their turns, what
+  only they feel; their rest, loads included, is their tail. The decision at a state is that of
+  the next player holding a *contested* kind (a loadable kind that is not roomy).
 - **Whose turn, not the turn pointer.** A state names the player to decide, not the pointer
   that led there: players between the two have dropped out.
 
-A state is one flat tuple of small integers (quick to hash and to copy):
-`(decider, captain_loaded, wharf_used, small_wharf_used, active, kinds..., counts..., goods...)`:
-the decider (-1: the phase is over), whether the captain has loaded (their privilege comes with
-their first load), bit masks of the players who used their wharf or small wharf and of those
-still in the state, the kind index on each cargo ship (None: empty) and its barrels, and each
-player's barrels by kind index, player after player (zeros for a player who dropped out).
-
-Values are the same for states that differ only in the names of kinds, or in which dead kinds
-(kinds no cargo ship will take again) a player holds, as long as the numbers are the same:
-`canonical` gives those states one key (the valuation's memo key).
+States whose values are the same, or differ by VP certain to come, share one memo key
+(`keys`). Each state is settled (players dropped out, decider found, key read) as it is made.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.engine.game import Game
@@ -42,58 +40,102 @@ from referee.engine.state import CargoShip
 from referee.moves import AnyMove, SmallWharfLoad, WharfLoad
 from referee.records.position import Position
 from referee.rulesets.rules import Rules
+from referee.shipping.compact import HEAD, LOAD, SMALL_WHARF, WHARF, Goods, Move, State, T, replaced
+from referee.shipping.keys import Key, Keys, Shift
+from referee.shipping.tails import Places, Tail, TailKey, Tails
 
-T = TypeVar("T")
-State = tuple[int | None, ...]  # see the module: one flat tuple
-HEAD = 5  # decider, captain loaded, wharf used, small wharf used, active
-Goods = tuple[int, ...]  # one player's barrels by kind index
-TailKey = tuple[int, Goods, bool, bool, bool]  # player, barrels, wharf used, small wharf used, loaded
+__all__ = ["ALL", "HEAD", "LOAD", "PLAIN", "SMALL_WHARF", "WHARF", "CaptainPhase", "Cargo", "Goods", "Key", "Move", "Reductions", "Shift", "State", "Step", "T", "Tail", "TailKey", "replaced", "setup"]
 
-# A move, compactly: (LOAD, kind, ship index, barrels) | (WHARF, kind, barrels) | (SMALL_WHARF, barrels by kind)
-LOAD, WHARF, SMALL_WHARF = 0, 1, 2
-Move = tuple[object, ...]
+
+@dataclass(frozen=True, slots=True)
+class Reductions:
+    """The reductions that may be turned off (to compare the search with and without them: the
+    answer is the same)."""
+
+    independent: bool = True  # players whose loadable kinds are all roomy drop out, loads and all
+    roomy: bool = True  # the barrels on a roomy ship are left out of a state's key
+    tokens: bool = True  # roomy barrels certain to be loaded count in a state's key as the turns they take
+    storage: bool = True  # dead barrels stuck with a player count in a state's key as storage treats them
+
+
+ALL = Reductions()
+PLAIN = Reductions(independent=False, roomy=False, tokens=False, storage=False)  # the search with none of them (the outcome list walks it)
+
+
+@dataclass(frozen=True, slots=True)
+class Cargo:
+    """What the cargo ships take, read once for each load of the ships: the kinds a cargo ship
+    can still take (the engine's `loadable`; the others are *dead*: no cargo ship will take them
+    again in this phase), and of those the ones on a ship."""
+
+    live: tuple[int, ...]
+    placed: tuple[tuple[int, int, int], ...]  # live kinds on a ship: (kind, ship, room left)
+    place: tuple[int, ...]  # each kind's ship (-1: on none)
+    dead: tuple[int, ...]
+    _contested: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
+    places: dict[int, Places] = field(default_factory=dict, compare=False)  # a dropping player's places, by the roomy kinds they hold (bit mask)
+    counts: tuple[int, ...] = ()  # the barrels on each ship
+    _marked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
+
+    @staticmethod
+    def read(sizes: Sequence[int], cargo: State, kinds_n: int) -> Cargo:
+        """The ships of sizes `sizes` with `cargo` (kinds, then counts) aboard."""
+        s = len(sizes)
+        kinds, counts = cargo[:s], [held or 0 for held in cargo[s:]]
+        room, empty = loadable(sizes, kinds, counts)
+        live = tuple(k for k in range(kinds_n) if holds_loadable(((k, 1),), room, empty))
+        placed = tuple((kind, i, sizes[i] - counts[i]) for i, kind in enumerate(kinds) if kind is not None and kind in live)
+        place = [-1] * kinds_n
+        for i, kind in enumerate(kinds):
+            if kind is not None:
+                place[kind] = i
+        return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts=tuple(counts))
+
+    def marked(self, roomy: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The barrels on each ship, and each kind's ship, with the roomy ones (`roomy`: their
+        bit mask) marked: -1 barrels (any number: see `keys`), ship -2."""
+        hit = self._marked.get(roomy)
+        if hit is None:
+            counts, place = list(self.counts), list(self.place)
+            for k, i, _ in self.placed:
+                if roomy >> k & 1:
+                    counts[i] = -1
+                    place[k] = -2
+            hit = self._marked[roomy] = (tuple(counts), tuple(place))
+        return hit
+
+    def contested(self, roomy: int) -> tuple[int, ...]:
+        """The live kinds that are not roomy (`roomy`: their bit mask)."""
+        hit = self._contested.get(roomy)
+        if hit is None:
+            hit = self._contested[roomy] = tuple(k for k in self.live if not roomy >> k & 1)
+        return hit
+
+
+Drops = tuple[tuple[int, TailKey], ...]  # the players who dropped out, each with their tail's key
 
 
 class Step(NamedTuple):
-    """One transition of the search: the decider's move, the state it leads to, what it earned
-    them, and the players who dropped out with it (each with their tail's key)."""
+    """One transition of the search: the decider's move, what it earned them, the state it
+    leads to, the players who dropped out with it, and what the state's key is read from
+    (`keys`): what its ships take, and its roomy kinds."""
 
     move: Move
+    vp: int
+    doubloons: int
     child: State
-    drops: tuple[tuple[int, TailKey], ...]
-    vp: int
-    doubloons: int
-
-
-@dataclass(frozen=True, slots=True)
-class TailEnd:
-    """One way a dropped-out player's rest of the phase can end: VP and doubloons gained, the
-    barrels left and how many of them storage keeps, and the moves (in order) that lead there."""
-
-    vp: int
-    doubloons: int
-    goods: Goods
-    kept: int
-    moves: tuple[Move, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Tail:
-    """Every distinct end of a dropped-out player's rest, the first being no move at all; the
-    fewest and most VP; the expected end (most VP, then most barrels kept, then the first)."""
-
-    ends: tuple[TailEnd, ...]
-    worst: int
-    best: int
-    expected: TailEnd
+    drops: Drops
+    ships: Cargo
+    roomy: int  # bit mask
 
 
 class CaptainPhase:
     """A position's captain phase: its root state and the moves from any state."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, reductions: Reductions = ALL) -> None:
         """Set the position up in the engine (InputError if it cannot be) and read it compactly."""
         self.position = position
+        self.reductions = reductions
         self.rules: Rules = position.rules
         game, captain = setup(position)
         self.n = game.n
@@ -101,7 +143,7 @@ class CaptainPhase:
         self.sizes = tuple(s.size for s in game.ships)
         self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)
         index = {good: k for k, good in enumerate(self.kinds)}
-        self._live: dict[State, tuple[int, ...]] = {}  # kinds a cargo ship can take, by the ships' kinds and counts
+        self._cargo: dict[State, Cargo] = {}  # what the ships take, by their kinds and counts
         start_money = self.rules.players(self.n).doubloons
         self.start_vp = tuple(b.vp for b in game.boards)  # union halls
         self.start_doubloons = tuple(b.doubloons - start_money for b in game.boards)  # the captain's lighthouse
@@ -109,16 +151,22 @@ class CaptainPhase:
         kinds = tuple(None if s.good is None else index[s.good] for s in game.ships)
         counts = tuple(s.count for s in game.ships)
         self.ships = len(self.sizes)
+        self._kinds_n = len(self.kinds)
         self.goods_at = HEAD + 2 * self.ships  # where the players' barrels start in a state
         self._nothing = (0,) * len(self.kinds)
+        self._nowhere: Places = (-1,) * len(self.kinds)
         self._no_place = [-1] * len(self.kinds)
-        self._dead: dict[tuple[int, ...], tuple[int, ...]] = {}  # the kinds not in a live tuple
-        self._rotation = [tuple((pointer + i) % self.n for i in range(self.n)) for pointer in range(self.n)]
-        goods = [n for held in self.start_goods for n in held]
-        self.root, self.root_drops = self.normalize([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods])
-        self.doubloons = any(s.load_doubloons or s.start_doubloons for s in self.shippers)  # a lighthouse: doubloons change hands
-        self._tails: dict[TailKey, Tail] = {}
+        # the decider: by turn pointer and bit mask of the players in the state, the first of them from the pointer (-1: none)
+        self._decider = [[next((p for p in ((pointer + i) % self.n for i in range(self.n)) if active >> p & 1), -1) for active in range(1 << self.n)] for pointer in range(self.n)]
         self._keeps: dict[tuple[int, Goods], Goods] = {}
+        self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
+        self._independent = reductions.independent
+        self.tails = Tails(self)
+        self.keys = Keys(self)
+        goods = [n for held in self.start_goods for n in held]
+        self.root, self.root_drops, ships, roomy = self.settle([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods], 0, None, None)
+        self.root_key, self.root_shift = self.keys.key(self.root, ships, roomy)
+        self.doubloons = any(s.load_doubloons or s.start_doubloons for s in self.shippers)  # a lighthouse: doubloons change hands
 
     # --- states and moves -------------------------------------------------------------------
 
@@ -127,47 +175,73 @@ class CaptainPhase:
         s = self.ships
         return state[HEAD : HEAD + s], state[HEAD + s : HEAD + 2 * s]  # type: ignore[return-value]
 
-    def normalize(self, state: list[int | None], pointer: int = 0, mover: int | None = None, before: tuple[int, ...] | None = None) -> tuple[State, tuple[tuple[int, TailKey], ...]]:
+    def settle(self, state: list[int | None], pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Cargo, int]:
         """The state after a move, from a list that the caller gives up (turn pointer at
-        `pointer`): players who can no longer load on a cargo ship drop out (with their tails'
-        keys), and the decider is found. When the kinds a cargo ship can take are still `before`
-        (those before the move), only the `mover` can have dropped out."""
-        kinds_n, at, n = len(self.kinds), self.goods_at, self.n
-        live = self.live(state)  # type: ignore[arg-type]
-        drops: tuple[tuple[int, TailKey], ...] = ()
+        `pointer`; `ships`: what its cargo ships take, when the move left them as they were):
+        players who hold no contested kind drop out (with their tails' keys), and the decider
+        is found. When the contested kinds are still `before` (those before the move), only the
+        `mover` can have dropped out: nobody else's barrels changed. With the state: what its
+        ships take and its roomy kinds (to read its key with, `keys`)."""
+        kinds_n, at, n = self._kinds_n, self.goods_at, self.n
+        if ships is None:
+            cargo = tuple(state[HEAD:at])
+            ships = self._cargo.get(cargo) or self._read_cargo(cargo)
+        roomy = 0
+        if self._roomy_matters and ships.placed:
+            for k, _, room in ships.placed:
+                if sum(state[at + k :: kinds_n]) <= room:  # type: ignore[arg-type]
+                    roomy |= 1 << k
+        contested = ships.contested(roomy) if roomy and self._independent else ships.live
+        drops: Drops = ()
         active: int = state[4]  # type: ignore[assignment]
-        for p in range(n) if mover is None or live != before else (mover,):
+        for p in range(n) if mover is None or contested != before else (mover,):
             if active >> p & 1:
                 base = at + p * kinds_n
-                for k in live:
+                for k in contested:
                     if state[base + k]:
                         break
-                else:  # nothing a cargo ship can take: out
+                else:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
                     have: Goods = tuple(state[base : base + kinds_n])  # type: ignore[arg-type]
                     bit = 1 << p
-                    drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1)),)  # type: ignore[operator]
+                    drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(state, have, ships, roomy) if roomy else self._nowhere)),)  # type: ignore[operator]
                     state[base : base + kinds_n] = self._nothing
                     active &= ~bit
                     state[2] &= ~bit  # type: ignore[operator]
                     state[3] &= ~bit  # type: ignore[operator]
         state[4] = active
-        decider = -1
-        if active:
-            for p in self._rotation[pointer]:
-                if active >> p & 1:
-                    decider = p
-                    break
-        state[0] = decider
+        state[0] = self._decider[pointer][active]
         if not active & 1:
             state[1] = 0
-        return tuple(state), drops
+        return tuple(state), drops, ships, roomy
+
+    def _places(self, state: Sequence[int | None], have: Goods, ships: Cargo, roomy: int) -> Places:
+        """Where a player who drops out holding roomy kinds loads each of them: the ship that
+        takes it (`ships_taking`: the one carrying it, which has room for all they hold)."""
+        held = 0
+        for k, _, _ in ships.placed:
+            if have[k] and roomy >> k & 1:
+                held |= 1 << k
+        if not held:
+            return self._nowhere
+        hit = ships.places.get(held)
+        if hit is None:
+            s = self.ships
+            kinds, counts = state[HEAD : HEAD + s], state[HEAD + s : HEAD + 2 * s]
+            places = self._no_place[:]
+            for k, _, room in ships.placed:
+                if held >> k & 1:
+                    _, taking = ships_taking(self.sizes, kinds, counts, k, room)  # type: ignore[arg-type]
+                    assert len(taking) == 1, "a kind on a ship goes there only"
+                    places[k] = taking[0]
+            hit = ships.places[held] = tuple(places)
+        return hit
 
     def steps(self, state: State) -> list[Step]:
         """The decider's moves from `state`, in the engine's order (cargo loads by kind and ship,
         then the wharf, then the small wharf), each with where it leads."""
         q: int = state[0]  # type: ignore[assignment]
         assert q >= 0
-        s, kinds_n = self.ships, len(self.kinds)
+        s, kinds_n = self.ships, self._kinds_n
         base = self.goods_at + q * kinds_n
         have: Goods = state[base : base + kinds_n]  # type: ignore[assignment]
         powers = self.shippers[q]
@@ -175,21 +249,23 @@ class CaptainPhase:
         after = (q + 1) % self.n
         bit = 1 << q
         kinds, counts = self.cargo(state)
-        live = self.live(state)
-        normalize = self.normalize
+        ships = self.ships_taking_kinds(state)
+        roomy = self.roomy(state, ships) if self.reductions.independent else 0
+        contested = ships.contested(roomy) if roomy else ships.live
+        settle = self.settle
         out: list[Step] = []
-        for k in live:
+        for k in ships.live:
             held = have[k]
             if held:
-                amount, ships = ships_taking(self.sizes, kinds, counts, k, held)
-                for i in ships:
+                amount, taking = ships_taking(self.sizes, kinds, counts, k, held)
+                for i in taking:
                     child = list(state)
                     child[HEAD + i] = k
                     child[HEAD + s + i] = counts[i] + amount
                     child[base + k] = held - amount
                     if q == 0:
                         child[1] = 1
-                    out.append(Step((LOAD, k, i, amount), *normalize(child, after, q, live), powers.load(amount, first), powers.load_doubloons))
+                    out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, *settle(child, after, q, contested)))
         wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)  # type: ignore[operator]
         for move, left, wharf_after, small_after, loaded_after, vp, money in self.private_moves(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
             child = list(state)
@@ -198,75 +274,62 @@ class CaptainPhase:
             child[3] = state[3] | bit if small_after else state[3]  # type: ignore[operator]
             if q == 0 and loaded_after:
                 child[1] = 1
-            out.append(Step(move, *normalize(child, after, q, live), vp, money))
+            out.append(Step(move, vp, money, *settle(child, after, q, contested, ships)))
         return out
 
-    def live(self, state: State) -> tuple[int, ...]:
-        """The kinds a cargo ship can still take in `state` (the engine's `loadable`); the others
-        are *dead*: no cargo ship will take them again in this phase."""
+    def ships_taking_kinds(self, state: Sequence[int | None]) -> Cargo:
+        """What the cargo ships of `state` take (`Cargo`: the engine's `loadable`), read once for
+        each load of the ships."""
         cargo = tuple(state[HEAD : self.goods_at])
-        live = self._live.get(cargo)
-        if live is None:
-            s = self.ships
-            room, empty = loadable(self.sizes, cargo[:s], cargo[s:])  # type: ignore[arg-type]
-            live = self._live[cargo] = tuple(k for k in range(len(self.kinds)) if holds_loadable(((k, 1),), room, empty))
-        return live
+        return self._cargo.get(cargo) or self._read_cargo(cargo)
 
-    def canonical(self, state: State) -> tuple[object, ...]:
-        """One key for the states whose values are the same for a reason the rules give (see
-        the module): a kind's name never matters (only which ship carries it and who holds how
-        many), and a dead kind's barrels matter to their owner only as a number (a wharf takes
-        them all, a small wharf any of them, storage counts them), whatever the kind.
+    def _read_cargo(self, cargo: State) -> Cargo:
+        """What ships with `cargo` aboard (kinds, then counts) take, remembered."""
+        hit = self._cargo[cargo] = Cargo.read(self.sizes, cargo, self._kinds_n)
+        return hit
 
-        The key: the state's head; the barrels on each ship (0: empty; a full ship's kind is
-        dead); each live kind as (its ship, or -1, and every player's barrels of it), sorted;
-        each player's barrels of the dead kinds, sorted."""
-        s, kinds_n, at = self.ships, len(self.kinds), self.goods_at
-        live = self.live(state)
-        place = self._no_place[:]
-        for i in range(s):
-            kind = state[HEAD + i]
-            if kind is not None:
-                place[kind] = i
-        kinds = sorted([(place[k], state[at + k :: kinds_n]) for k in live])
-        dead = self._dead.get(live)
-        if dead is None:
-            dead = self._dead[live] = tuple(k for k in range(kinds_n) if k not in live)
-        if len(dead) > 1:
-            held = tuple(tuple(sorted(held)) for held in zip(*[state[at + k :: kinds_n] for k in dead], strict=True))
-        else:
-            held = tuple(state[at + k :: kinds_n] for k in dead)
-        return (state[:HEAD], state[HEAD + s : at], tuple(kinds), held)
+    def live(self, state: Sequence[int | None]) -> tuple[int, ...]:
+        """The kinds a cargo ship can still take in `state` (see `Cargo`)."""
+        return self.ships_taking_kinds(state).live
+
+    def roomy(self, state: Sequence[int | None], ships: Cargo | None = None) -> int:
+        """The roomy kinds of `state` (none unless a reduction reads them), as a bit mask: on a
+        cargo ship with room for every barrel the players in the state hold of it (a player who
+        dropped out holds none that a cargo ship takes, or holds it on a ship with room for
+        theirs besides: see the module)."""
+        if ships is None:
+            ships = self.ships_taking_kinds(state)
+        if not ships.placed or not self._roomy_matters:
+            return 0
+        at, kinds_n = self.goods_at, self._kinds_n
+        mask = 0
+        for k, _, room in ships.placed:
+            if sum(state[at + k :: kinds_n]) <= room:  # type: ignore[arg-type]
+                mask |= 1 << k
+        return mask
+
+    def contested(self, state: Sequence[int | None]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The kinds a cargo ship can take in `state`, and of those the contested ones (all of
+        them, unless `Reductions.independent`: those that are not roomy)."""
+        ships = self.ships_taking_kinds(state)
+        roomy = self.roomy(state, ships)
+        return ships.live, (ships.contested(roomy) if roomy and self.reductions.independent else ships.live)
+
+    def canonical(self, state: State) -> tuple[Key, Shift | None]:
+        """The memo key of `state` and its VP shift (`keys`)."""
+        ships = self.ships_taking_kinds(state)
+        return self.keys.key(state, ships, self.roomy(state, ships))
 
     # --- the players who dropped out ---------------------------------------------------------
 
     def tail(self, key: TailKey) -> Tail:
-        """A dropped-out player's rest of the phase: every distinct way it can end (remembered)."""
-        hit = self._tails.get(key)
-        if hit is None:
-            ends: dict[tuple[int, int, Goods], TailEnd] = {}
-            p, goods, wharf_used, small_used, loaded = key
-            self._tail_ends(p, goods, wharf_used, small_used, loaded, 0, 0, (), ends)
-            found = tuple(ends.values())
-            expected = max(found, key=lambda e: (e.vp, e.kept))  # the first of the best
-            hit = self._tails[key] = Tail(found, min(e.vp for e in found), max(e.vp for e in found), expected)
-        return hit
+        """A dropped-out player's rest of the phase (`tails`)."""
+        return self.tails.tail(key)
 
     def tail_options(self, key: TailKey) -> list[tuple[Move | None, Tail]]:
-        """A dropped-out player's first decision: each first move (None: no move at all), and the
-        ends that it leaves open."""
-        p, goods, wharf_used, small_used, loaded = key
-        out: list[tuple[Move | None, Tail]] = [(None, self.tail((p, goods, True, True, loaded)))]
-        for move, goods_after, wharf_after, small_after, loaded_after, vp, money in self.private_moves(p, goods, wharf_used, small_used, loaded):
-            rest = self.tail((p, goods_after, wharf_after, small_after, loaded_after))
-            ends = tuple(TailEnd(e.vp + vp, e.doubloons + money, e.goods, e.kept, (move, *e.moves)) for e in rest.ends)
-            out.append((move, Tail(ends, rest.worst + vp, rest.best + vp, max(ends, key=lambda e: (e.vp, e.kept)))))
-        return out
-
-    def _tail_ends(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool, vp: int, money: int, moves: tuple[Move, ...], ends: dict[tuple[int, int, Goods], TailEnd]) -> None:
-        ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.keep(p, goods)), moves))
-        for move, goods_after, wharf_after, small_after, loaded_after, gained, paid in self.private_moves(p, goods, wharf_used, small_used, loaded):
-            self._tail_ends(p, goods_after, wharf_after, small_after, loaded_after, vp + gained, money + paid, (*moves, move), ends)
+        """A dropped-out player's first decision: each first move (None: no move at all), and
+        the tail that it leaves."""
+        return self.tails.options(key)
 
     def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
         """Player `p`'s moves on their wharf and small wharf, holding `goods` (`loaded`: they have
@@ -325,11 +388,6 @@ class CaptainPhase:
         shipped = move[1]
         assert isinstance(shipped, tuple)
         return SmallWharfLoad(goods=tuple((self.kinds[k], n) for k, n in enumerate(shipped) if n))
-
-
-def replaced(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
-    """`values` with item `i` replaced (concatenation: faster than unpacking, in the search's loop)."""
-    return values[:i] + (value,) + values[i + 1 :]  # noqa: RUF005
 
 
 def _shipments(goods: Goods) -> list[Goods]:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from referee.moves import AnyMove
 from referee.records.position import Position
 from referee.shipping.outcomes import Outcome, ends, outcome
-from referee.shipping.phase import CaptainPhase, Goods, Move, TailKey
+from referee.shipping.phase import ALL, LOAD, PLAIN, CaptainPhase, Goods, Move, Reductions, TailKey
+from referee.shipping.tails import must_load
 from referee.shipping.values import Valuation, quiet_search
 
 
@@ -74,14 +75,14 @@ class Answer:
     doubloons: bool  # doubloons change hands in the phase (a lighthouse): outcomes show them
 
 
-def answer(position: Position, asker: int | None = None, forced: bool | None = None) -> Answer:
+def answer(position: Position, asker: int | None = None, forced: bool | None = None, reductions: Reductions = ALL) -> Answer:
     """Value every state of the position's captain phase and read the answer off it.
 
     `asker` (`--for`): the player whose choices are shown, and for whom an indifferent decider's
     move is taken to be the worst; by default the captain, with the choices of the first player
     to decide. `forced`: whether the phase has one outcome, when the caller knows it (from the
-    outcome list)."""
-    phase = CaptainPhase(position)
+    outcome list). `reductions`: those of the search (the answer is the same without them)."""
+    phase = CaptainPhase(position, reductions)
     with quiet_search():  # the collector stays off until the search's tables are freed
         valuation = Valuation(phase, 0 if asker is None else asker)
         top = valuation.root_values()
@@ -92,7 +93,7 @@ def answer(position: Position, asker: int | None = None, forced: bool | None = N
         states, asked = valuation.states, valuation.asker
         del valuation
     if forced is None:
-        forced = all(r.worst == r.best for r in vp) and _at_most_one_end(phase)
+        forced = all(r.worst == r.best for r in vp) and _at_most_one_end(CaptainPhase(position, PLAIN))
     if asker is None:
         choices = play.decisions[0] if play.decisions else None
         best = None
@@ -121,8 +122,9 @@ class _ExpectedPlay:
         self.moves: list[Played] = []
         self.decisions: list[Choices] = []
         self.pointer = 0
-        self.pending: list[tuple[int, TailKey]] = list(phase.root_drops)
-        self.waiting: dict[int, list[Move]] = {}  # dropped-out players' moves still to make, one a turn
+        self.tails: dict[int, TailKey] = dict(phase.root_drops)  # dropped-out players: where their tail stands
+        self.waiting: dict[int, list[Move]] = {}  # dropped-out players' moves still to make, one a turn, once decided
+        self.loaded = [0] * phase.ships  # barrels the tails loaded on each cargo ship
         state = phase.root
         while True:
             decider = state[0]
@@ -138,20 +140,51 @@ class _ExpectedPlay:
             self._play(decider, step.move)
             self.vp[decider] += step.vp
             self.money[decider] += step.doubloons
-            self.pending += step.drops
+            self.tails.update(step.drops)
             state = step.child
-        ships = phase.unloaded(*phase.cargo(state))
+        kinds, counts = phase.cargo(state)
+        ships = phase.unloaded(kinds, [held + more for held, more in zip(counts, self.loaded, strict=True)])
         self.outcome = outcome(phase, (ships, tuple(zip(self.vp, self.goods, self.money, strict=True))))
 
     def _tails(self, decider: int) -> None:
         """The dropped-out players whose turn comes before the decider's (all of them, at the
-        end), clockwise from the turn pointer: each decides their rest of the phase when the
-        turn first reaches them, and makes one move of it a turn (the next one waits for their
-        next turn; once loading is over, turn after turn until none is left)."""
+        end), clockwise from the turn pointer, each make one move of their tail (see `_tail_turn`);
+        once loading is over, turn after turn until none is left."""
         n, start = self.phase.n, self.pointer
         reach = (decider - start) % n if decider >= 0 else n
-        for player, key in sorted((x for x in self.pending if (x[0] - start) % n < reach), key=lambda x: (x[0] - start) % n):
-            self.pending.remove((player, key))
+        while True:
+            moved = False
+            for player in sorted((p for p in self.tails if (p - start) % n < reach), key=lambda p: (p - start) % n):
+                moved = self._tail_turn(player) or moved
+            if decider >= 0 or not moved:
+                return
+            start = self.pointer
+
+    def _tail_turn(self, player: int) -> bool:
+        """A dropped-out player's turn: one move of their tail, if any is left (True: a move).
+
+        While they hold a kind a cargo ship takes, they must load at each turn, as a decider
+        does: each of those turns is a decision of its own. Then they decide their rest (their
+        wharf, their small wharf, or nothing) when the turn first reaches them, and make one
+        move of it a turn."""
+        key = self.tails[player]
+        if must_load(key):
+            tails = self.phase.tails
+            options = tails.options(key)
+            if len(options) > 1:
+                self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
+            move, after, vp, money = tails.expected_move(key)
+            self._play(player, move)
+            self.vp[player] += vp
+            self.money[player] += money
+            self.goods[player] = after[1]
+            if move[0] == LOAD:
+                ship, amount = move[2], move[3]
+                assert isinstance(ship, int) and isinstance(amount, int)
+                self.loaded[ship] += amount
+            self.tails[player] = after
+            return True
+        if player not in self.waiting:
             options = self.phase.tail_options(key)
             if len(options) > 1:
                 self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
@@ -160,13 +193,11 @@ class _ExpectedPlay:
             self.vp[player] += end.vp
             self.money[player] += end.doubloons
             self.goods[player] = end.goods
-        while True:
-            turn = sorted((p for p, moves in self.waiting.items() if moves and (p - start) % n < reach), key=lambda p: (p - start) % n)
-            for player in turn:
-                self._play(player, self.waiting[player].pop(0))
-            if decider >= 0 or not turn:
-                return
-            start = self.pointer
+        moves = self.waiting[player]
+        if not moves:
+            return False
+        self._play(player, moves.pop(0))
+        return True
 
     def _choice(self, move: Move | None, player: int, worst: int, expected: int, best: int, kept: int) -> Choice:
         so_far = self.vp[player]

@@ -5,14 +5,14 @@ every legal way the rest of the phase can be played; the *expected* play is the 
 decider takes the move that gives them the most VP, then the most barrels kept after storage, and
 where still indifferent the move worst for the player asking (VP, then barrels kept), then the one
 that gives the others the fewest VP (seat order), and then the first in the engine's order
-(formats.md section 3). A dropped-out player's rest is their tail
-(`CaptainPhase.tail`), the same for every play around it, so it is added where they drop out.
+(formats.md section 3). A dropped-out player's rest is their tail (`tails`), the same for every
+play around it, so it is added where they drop out.
 
-The values of a state are one flat tuple of integers, `4 * players + 1` long: worst, best,
-expected VP and expected barrels kept of each player (0 for players no longer in the state), and
-the index of the expected move (in the order of the state that was valued first among those with
-the same key). Every state is valued once (memoised), so the work grows with
-the number of distinct states, not with the lines of play.
+The values of a state are one flat tuple of integers, `4 * players` long: worst, best, expected
+VP and expected barrels kept of each player (0 for players no longer in the state). Every state
+is valued once, memoised by its key (`keys`: the states under one key have the same values but
+for a shift, VP certain to come), so the work grows with the number of distinct keys, not with
+the lines of play.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from referee.shipping.phase import CaptainPhase, State, Step, TailKey
+from referee.shipping.phase import CaptainPhase, Key, Shift, State, Step, TailKey
 
 Values = tuple[int, ...]
 
@@ -34,43 +34,37 @@ class Valuation:
         self.phase = phase
         self.asker = asker
         self.n = phase.n
-        self.memo: dict[tuple[object, ...], Values] = {}  # by canonical state
-        self.seen: dict[State, Values] = {}  # by state as met (most states are met again as they were)
-        self._terminal: Values = (0,) * (4 * self.n) + (-1,)
+        self.memo: dict[Key, Values] = {}  # by the state's key, less its shift (`keys`)
+        self.seen: dict[State, Values] = {}  # by state as met (many states are met again as they were: no key to read)
+        self._terminal: Values = (0,) * (4 * self.n)
+        self._tails: dict[TailKey, tuple[int, int, int, int]] = {}  # each tail's worst, best, expected VP and barrels kept
         with quiet_search():
-            self.value(phase.root)
+            self.value(phase.root, phase.root_key, phase.root_shift)
 
     @property
     def states(self) -> int:
         """How many states were valued."""
         return len(self.memo)
 
-    def value(self, state: State) -> Values:
-        """The values of `state` (see the module)."""
-        hit = self.seen.get(state)
-        if hit is not None:
-            return hit
-        key = self.phase.canonical(state)
+    def value(self, state: State, key: Key, shift: Shift | None) -> Values:
+        """The values of `state`, whose memo key and shift are `key` and `shift` (see the module)."""
+        if state[0] == -1:
+            return self._terminal
         hit = self.memo.get(key)
         if hit is not None:
-            self.seen[state] = hit
-            return hit
-        decider = state[0]
-        assert isinstance(decider, int)
-        if decider < 0:
-            return self._terminal
+            return hit if shift is None else self._shifted(hit, shift, 1)
+        decider: int = state[0]  # type: ignore[assignment]
         n = self.n
         worst: list[int] = []
         best: list[int] = []
         chosen: Values = ()
         chosen_rank: tuple[int, int, int, int] = (0, 0, 0, 0)
-        chosen_index = -1
-        for i, step in enumerate(self.phase.steps(state)):
+        for step in self.phase.steps(state):
             values = self.after(step, decider)
             rank = self.rank(values, decider)
             if not worst:
                 worst, best = list(values[:n]), list(values[n : 2 * n])
-                chosen, chosen_rank, chosen_index = values, rank, i
+                chosen, chosen_rank = values, rank
                 continue
             for p in range(n):
                 if values[p] < worst[p]:
@@ -78,22 +72,48 @@ class Valuation:
                 if values[n + p] > best[p]:
                     best[p] = values[n + p]
             if self.prefers(values, rank, chosen, chosen_rank):
-                chosen, chosen_rank, chosen_index = values, rank, i
-        result = (*worst, *best, *chosen[2 * n : 4 * n], chosen_index)
-        self.memo[key] = self.seen[state] = result
+                chosen, chosen_rank = values, rank
+        result = (*worst, *best, *chosen[2 * n :])
+        self.memo[key] = result if shift is None else self._shifted(result, shift, -1)
         return result
+
+    def _shifted(self, values: Values, shift: Shift, sign: int) -> Values:
+        """`values` with each player's worst, best and expected VP moved by `sign` times `shift`
+        (VP certain to come, which a state's key leaves out: see `keys`)."""
+        n = self.n
+        out = list(values)
+        for p, vp in enumerate(shift):
+            if vp:
+                out[p] += sign * vp
+                out[n + p] += sign * vp
+                out[2 * n + p] += sign * vp
+        return tuple(out)
 
     def after(self, step: Step, decider: int) -> Values:
         """The values of a move: the child's, plus what the move earned the decider, plus the
         tails of the players who dropped out with it."""
         n = self.n
-        values = list(self.value(step.child))
+        child = step.child
+        if child[0] == -1:
+            values = list(self._terminal)
+        else:
+            known = self.seen.get(child)
+            if known is None:
+                key, shift = self.phase.keys.key(child, step.ships, step.roomy)
+                known = self.seen[child] = self.value(child, key, shift)
+            values = list(known)
         vp = step.vp
         values[decider] += vp
         values[n + decider] += vp
         values[2 * n + decider] += vp
         for p, key in step.drops:
-            self._add_tail(values, p, key)
+            tail = self._tails.get(key)
+            if tail is None:
+                tail = self._tail(key)
+            values[p] += tail[0]
+            values[n + p] += tail[1]
+            values[2 * n + p] += tail[2]
+            values[3 * n + p] += tail[3]
         return tuple(values)
 
     def rank(self, values: Values, decider: int) -> tuple[int, int, int, int]:
@@ -125,7 +145,7 @@ class Valuation:
         """The last tie-break between moves that `rank` cannot tell apart: the fewer VP (then
         barrels kept) for the players in seat order, the better. Like `rank`, it reads values
         only, never the order of the moves, so a state's values do not depend on how its kinds
-        are numbered (see `CaptainPhase.canonical`)."""
+        are numbered (see `keys`)."""
         n = self.n
         return tuple(-x for x in values[2 * n : 4 * n])
 
@@ -133,7 +153,7 @@ class Valuation:
         """The values of the whole phase, from the position: the root's, plus the VP the phase
         gave at its start (union halls) and the tails of the players out from the start."""
         n = self.n
-        values = list(self.value(self.phase.root))
+        values = list(self.value(self.phase.root, self.phase.root_key, self.phase.root_shift))
         for p in range(n):
             for block in range(3):
                 values[block * n + p] += self.phase.start_vp[p]
@@ -143,12 +163,17 @@ class Valuation:
 
     def _add_tail(self, values: list[int], p: int, key: TailKey) -> None:
         n = self.n
-        tail = self.phase.tail(key)
-        values[p] += tail.worst
-        values[n + p] += tail.best
-        values[2 * n + p] += tail.expected.vp
-        values[3 * n + p] += tail.expected.kept
+        tail = self._tails.get(key) or self._tail(key)
+        values[p] += tail[0]
+        values[n + p] += tail[1]
+        values[2 * n + p] += tail[2]
+        values[3 * n + p] += tail[3]
 
+    def _tail(self, key: TailKey) -> tuple[int, int, int, int]:
+        """A tail's worst, best and expected VP and barrels kept (`tails`), remembered."""
+        tail = self.phase.tail(key)
+        hit = self._tails[key] = (tail.worst, tail.best, tail.expected.vp, tail.expected.kept)
+        return hit
 
 
 @contextmanager
