@@ -180,22 +180,35 @@ def _ship(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
 _JOBS = {"/api/validate": _validate, "/api/score-sheet": _score_sheet, "/api/ship": _ship}
 
 
+# the powers that act in a captain phase: what a player's buildings give the shipping calculator
+# (loading, storage, a doubled privilege); the page offers only the buildings with one of them
+CAPTAIN_POWERS = ("store.kinds", "store.barrels", "privilege.double")
+
+
 def _rules(name: str) -> dict[str, Any]:
-    """A bundled ruleset's data for the page: names of goods, roles, buildings, player counts."""
+    """A bundled ruleset's data for the page: its words, names of goods, roles, buildings (with
+    their circles, and whether they act in a captain phase), player counts."""
+    from referee.engine.phases.captain import SHIPPING_POWERS
+    from referee.rulesets.compiled import plain
     from referee.rulesets.load import bundled_rulesets, load_ruleset
 
     if name not in bundled_rulesets():
         raise Refused(HTTPStatus.NOT_FOUND, {"error": f"no bundled ruleset '{name}' ({', '.join(bundled_rulesets())})"})
     rules = load_ruleset(name)
     model = rules.model
+    captain = {*SHIPPING_POWERS, *CAPTAIN_POWERS}
     return {
         "id": model.id,
         "title": model.title,
+        "terms": plain(model.terms),
         "players": sorted(model.player_counts),
         "ships": {str(n): list(pc.cargo_ships) for n, pc in model.player_counts.items()},
         "goods": [{"id": g.id, "name": g.name} for g in model.goods],
         "quarry": model.quarry.name,
-        "buildings": [{"id": b.id, "name": b.name, "large": b.size == 2, "violet": b.kind.endswith("violet"), "cost": b.cost} for b in model.buildings],
+        "buildings": [
+            {"id": b.id, "name": b.name, "large": b.size == 2, "violet": b.kind.endswith("violet"), "cost": b.cost, "circles": b.circles, "captain": b.effect is not None and b.effect.id in captain}
+            for b in model.buildings
+        ],
         "forests": bool(rules.with_effect("settle.forest")),
         "selection": model.selection is not None,
     }

@@ -121,6 +121,16 @@ def test_a_sheets_problem_is_shown_beside_its_field(page: Page):
     expect(page.locator("#sheet-p2-island-error")).to_contain_text("Ben's island has 12 spaces, not 13")
 
 
+def test_the_sheet_speaks_the_rulesets_words(page: Page):
+    """The words come from the ruleset (1897: crates, coins, the countryside), as the API sends them."""
+    page.select_option("#sheet-ruleset", "base")
+    expect(page.locator('label[for="sheet-p1-goods"]')).to_contain_text("Barrels")
+    page.select_option("#sheet-ruleset", "1897")
+    expect(page.locator('label[for="sheet-p1-goods"]')).to_contain_text("Crates")
+    expect(page.locator('label[for="sheet-p1-doubloons"]')).to_contain_text("Coins")
+    expect(page.locator('label[for="sheet-p1-island"]')).to_contain_text("Countryside")
+
+
 def test_the_shipping_calculator_answers_the_formats_example(page: Page, tmp_path: Path):
     page.select_option("#ship-ruleset", "base")
     page.select_option("#ship-players", "3")

@@ -149,6 +149,18 @@ def test_the_rulesets_lists_come_from_the_bundled_rulesets(server):
     assert request(server, "GET", "/api/rules/..%2F..%2Fetc")[0] == 404
 
 
+def test_the_page_gets_the_rulesets_words_circles_and_captain_buildings(server):
+    """The page keeps no copy of ruleset data: 1897's words, the statue's missing circle and the
+    buildings the shipping calculator offers all come from the rulesets."""
+    _, old = request(server, "GET", "/api/rules/1897-expansion-1")
+    assert old["terms"]["barrel"] == ["crate", "crates"] and old["terms"]["island"] == "countryside"
+    assert [b["circles"] for b in old["buildings"] if b["id"] == "statue"] == [0]
+    _, base = request(server, "GET", "/api/rules/base")
+    assert base["terms"]["barrel"] == ["barrel", "barrels"]
+    assert [b["id"] for b in base["buildings"] if b["captain"]] == ["small-warehouse", "large-warehouse", "harbor", "wharf"]
+    assert {b["id"] for b in old["buildings"] if b["captain"]} == {"small-warehouse", "large-warehouse", "harbor", "wharf", "storehouse", "small-wharf", "lighthouse", "library", "union-hall"}
+
+
 def test_200_mixed_requests_from_20_clients_are_all_answered_correctly(server):
     log = (FIXTURES / "game-2p.yaml").read_bytes()
     sheet = (FIXTURES / "sheets" / "sheet-3p.yaml").read_bytes()
