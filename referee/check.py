@@ -26,7 +26,7 @@ class LogReport:
     waiting: str | None = None  # for a game in progress: whose decision it is
     scores: list[Score] | None = None
     rules: Rules | None = None
-    moves: int = 0
+    moves: int | None = None  # role choices and moves replayed (a log that was read; None for a score sheet)
     end: str | None = None  # why the game ended
 
     @property

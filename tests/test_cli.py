@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import CORPUS, FIXTURES
+from tests.conftest import CORPUS, FIXTURES, QUARRY_LOG
 
 BAD_MOVE = """ruleset: base
 players: [Anna, Ben, Cleo]
@@ -360,3 +360,14 @@ def test_rules_refuses_two_different_rulesets():
     assert out.returncode == 2 and "two rulesets given, 1897 and --ruleset base: give one" in out.stdout
     assert run("rules", "base", "--ruleset", "Base").returncode == 0  # the same one twice is no conflict
     assert "[1897]" in run("rules", "--ruleset", "1897").stdout
+
+
+def test_json_counts_the_moves_replayed():
+    """`moves`: the role choices and moves replayed, as the text says; up to the broken one in a
+    broken log (Anna's role and her quarry, not Ben's); no count for a score sheet."""
+    out = run("validate", "-f", "json", str(FIXTURES / "game-2p.yaml"))
+    assert json.loads(out.stdout)["moves"] == 168
+    assert "(168 moves)" in run("validate", str(FIXTURES / "game-2p.yaml")).stdout
+    broken = json.loads(run("validate", "-f", "json", "-", stdin=QUARRY_LOG).stdout)
+    assert broken["valid"] is False and broken["moves"] == 2
+    assert "moves" not in json.loads(run("score", "--sheet", "-f", "json", str(FIXTURES / "sheets" / "sheet-3p.yaml")).stdout)

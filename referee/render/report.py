@@ -100,6 +100,8 @@ def report_object(r: LogReport) -> dict[str, Any]:
     }
     if r.rules is not None:
         obj["ruleset"] = r.rules.id
+    if r.moves is not None:
+        obj["moves"] = r.moves
     if r.waiting is not None:
         obj["waiting"] = r.waiting
     if r.scores is not None:
@@ -116,7 +118,7 @@ def report_text(r: LogReport) -> str:
         if r.scores:
             lines.append(printable(f"{r.file}: scores as replayed: {totals_text(r.scores)}"))
         return "\n".join(lines)
-    moves = count(r.moves, ("move", "moves"))
+    moves = count(r.moves or 0, ("move", "moves"))
     if r.complete:
         if r.scores:
             return printable(f"{r.file}: valid, complete game ({moves}); {winner_text(r.scores)}; scores: {totals_text(r.scores)}")
