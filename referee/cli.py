@@ -10,6 +10,7 @@ import contextlib
 import json as json_module
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -20,6 +21,8 @@ import typer
 
 from referee.output import printable
 from referee.text import listing
+
+SEARCH_QUIET = 0.5  # seconds of a shipping search before its status line shows on a terminal
 
 app = typer.Typer(
     name="referee",
@@ -176,6 +179,35 @@ def _progress(total: int, show: bool) -> Iterator[Callable[[], None] | None]:
     with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True, soft_wrap=True), transient=True) as bar:
         task = bar.add_task("logs", total=total)
         yield lambda: bar.advance(task)
+
+
+@contextmanager
+def _searching(show: bool) -> Iterator[Callable[[int], None] | None]:
+    """A status line on stderr while a long shipping search runs on a terminal (from
+    `SEARCH_QUIET` seconds on: a quick answer shows none), gone before the answer is written."""
+    if not show:
+        yield None
+        return
+    started = time.monotonic()
+    shown: list[Any] = []  # the rich Progress and its task, once the search has taken long enough
+
+    def progress(states: int) -> None:
+        if not shown:
+            if time.monotonic() - started < SEARCH_QUIET:
+                return
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            bar = Progress(SpinnerColumn(), TextColumn("searching the captain phase: {task.completed:,} positions valued"), TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            shown.extend([bar, bar.add_task("search", total=None, completed=states)])
+            bar.start()
+        shown[0].update(shown[1], completed=states)
+
+    try:
+        yield progress
+    finally:
+        if shown:
+            shown[0].stop()
 
 
 @app.command()
@@ -441,7 +473,8 @@ def ship(
         raise typer.BadParameter("--limit goes with --all", param_hint="--limit")
     item = read_input(file)
     try:
-        output, code = ship_report(item.data, item.name, item.base, item.error, for_, ruleset, format is Format.json, every, limit)
+        with _searching(not every and sys.stderr.isatty()) as progress:
+            output, code = ship_report(item.data, item.name, item.base, item.error, for_, ruleset, format is Format.json, every, limit, progress)
         _done(code)
         for piece in output:
             sys.stdout.write(piece)

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
@@ -27,10 +27,12 @@ def ship_report(
     as_json: bool = False,
     every: bool = False,
     limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Iterator[str], int]:
     """Read a shipping position and answer it: (the output in pieces, exit code). `every`:
     also list every distinct outcome (`--all`), at most `limit` of them: the list comes first,
-    written as it is found, and the answer after it."""
+    written as it is found, and the answer after it. `progress`: told the states valued so far,
+    now and then during the search of the summary (not with `every`)."""
     from referee.render.shipping import answer_json, answer_text
     from referee.shipping import all_outcomes, answer
 
@@ -47,7 +49,7 @@ def ship_report(
         if every:
             outcomes = all_outcomes(position)  # checks the position before anything is written
             return _with_outcomes(file, position, outcomes, asker, for_name is not None, as_json, limit), 0
-        result = answer(position, asker)
+        result = answer(position, asker, progress=progress)
     except InputError as exc:
         return iter([ship_errors(file, exc.diagnostics, as_json) + "\n"]), READ_ERROR
     if as_json:

@@ -42,3 +42,26 @@ def test_a_long_diagnostic_is_never_wrapped_under_the_progress_bar(tmp_path: Pat
     lines = [line.split("\x1b[2K")[-1] for line in text.replace("\r\n", "\n").split("\n")]
     diagnostic = f"{tmp_path / 'broken.yaml'}:8:9: error[settler.quarry]: only the settler (Anna) or the owner of an occupied Construction Hut may take a quarry"
     assert any(line.startswith(diagnostic) and line.endswith("or 'coffee')") for line in lines), text
+
+
+SLOW_POSITION = """\
+ruleset: expansion-1
+ships: {4: tobacco 2, 5: empty, 6: empty}
+players:
+  - {name: Anna, goods: {indigo: 2, tobacco: 3, corn: 1, sugar: 2, coffee: 3}, buildings: [large warehouse, lighthouse]}
+  - {name: Ben, goods: {coffee: 1, sugar: 2, indigo: 2}, buildings: [wharf, harbor, small warehouse, union hall]}
+  - {name: Cleo, goods: {sugar: 3, coffee: 1, indigo: 1, corn: 2, tobacco: 3}, buildings: [harbor, large warehouse, small wharf]}
+"""
+
+
+def test_a_long_shipping_search_shows_that_it_is_working_then_clears(tmp_path: Path):
+    """A search of a second or more (a small wharf and many kinds: about 15,000 positions) shows a
+    status line on the terminal, gone before the answer is written; a quick one shows none."""
+    (tmp_path / "slow.yaml").write_text(SLOW_POSITION)
+    text = on_a_terminal(["ship", str(tmp_path / "slow.yaml")], columns=100)
+    assert "searching the captain phase" in text and "positions valued" in text
+    answer = text[text.rindex("positions valued") :]
+    assert "player  worst  expected  best" in answer  # written after the last status
+    assert "\x1b[2K" in answer.split("slow.yaml: captain phase")[0]  # the status line was cleared first
+    quick = on_a_terminal(["ship", str(FIXTURES / "positions" / "formats-example.yaml")], columns=100)
+    assert "searching" not in quick and "expected play" in quick

@@ -10,6 +10,7 @@ decider, or at the end of the loading: the line of play is one the engine accept
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.moves import AnyMove
@@ -75,16 +76,23 @@ class Answer:
     doubloons: bool  # doubloons change hands in the phase (a lighthouse): outcomes show them
 
 
-def answer(position: Position, asker: int | None = None, forced: bool | None = None, reductions: Reductions = ALL) -> Answer:
+def answer(
+    position: Position,
+    asker: int | None = None,
+    forced: bool | None = None,
+    reductions: Reductions = ALL,
+    progress: Callable[[int], None] | None = None,
+) -> Answer:
     """Value every state of the position's captain phase and read the answer off it.
 
     `asker` (`--for`): the player whose choices are shown, and for whom an indifferent decider's
     move is taken to be the worst; by default the captain, with the choices of the first player
     to decide. `forced`: whether the phase has one outcome, when the caller knows it (from the
-    outcome list). `reductions`: those of the search (the answer is the same without them)."""
+    outcome list). `reductions`: those of the search (the answer is the same without them).
+    `progress`: called now and then during the search with the states valued so far."""
     phase = CaptainPhase(position, reductions)
     with quiet_search():  # the collector stays off until the search's tables are freed
-        valuation = Valuation(phase, 0 if asker is None else asker)
+        valuation = Valuation(phase, 0 if asker is None else asker, progress)
         top = valuation.root_values()
         n = phase.n
         vp = tuple(Range(top[p], top[2 * n + p], top[n + p]) for p in range(n))

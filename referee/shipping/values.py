@@ -19,20 +19,24 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from referee.shipping.phase import CaptainPhase, Key, Shift, State, Step, TailKey
 
 Values = tuple[int, ...]
+PROGRESS_EVERY = 1024  # states valued between two calls of a search's `progress`
 
 
 class Valuation:
     """The values of every state reached from the root, for one player asking."""
 
-    def __init__(self, phase: CaptainPhase, asker: int) -> None:
+    def __init__(self, phase: CaptainPhase, asker: int, progress: Callable[[int], None] | None = None) -> None:
+        """Value the phase from its root (`progress`: called with the states valued so far,
+        every `PROGRESS_EVERY` of them)."""
         self.phase = phase
         self.asker = asker
+        self.progress = progress
         self.n = phase.n
         self.memo: dict[Key, Values] = {}  # by the state's key, less its shift (`keys`)
         self.seen: dict[State, Values] = {}  # by state as met (many states are met again as they were: no key to read)
@@ -74,7 +78,10 @@ class Valuation:
             if self.prefers(values, rank, chosen, chosen_rank):
                 chosen, chosen_rank = values, rank
         result = (*worst, *best, *chosen[2 * n :])
-        self.memo[key] = result if shift is None else self._shifted(result, shift, -1)
+        memo = self.memo
+        memo[key] = result if shift is None else self._shifted(result, shift, -1)
+        if self.progress is not None and not len(memo) % PROGRESS_EVERY:
+            self.progress(len(memo))
         return result
 
     def _shifted(self, values: Values, shift: Shift, sign: int) -> Values:
