@@ -24,6 +24,7 @@ certain to come to one player:
 
 from __future__ import annotations
 
+from marshal import dumps
 from typing import TYPE_CHECKING
 
 from referee.shipping.compact import HEAD, State
@@ -31,7 +32,7 @@ from referee.shipping.compact import HEAD, State
 if TYPE_CHECKING:
     from referee.shipping.phase import CaptainPhase, Cargo
 
-Key = tuple[object, ...]
+Key = bytes  # the key's tuple, packed (`marshal`, version 2: no back-references, so equal tuples pack equal): a third of its memory
 Shift = tuple[int, ...]  # VP by player that a state's values have beyond those stored under its key
 
 
@@ -85,7 +86,7 @@ class Keys:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3])  # type: ignore[operator]
                 if full:
                     frozen = self._full(frozen, full)
-        return (state[:HEAD], counts, tuple(kinds), frozen, tokens), None if shift is None else tuple(shift)
+        return dumps((state[:HEAD], counts, tuple(kinds), frozen, tokens), 2), None if shift is None else tuple(shift)  # type: ignore[arg-type]
 
     def _full(self, frozen: tuple[object, ...], players: int) -> tuple[object, ...]:
         """`frozen` (each player's dead barrels, sorted), the dead barrels of the `players` (bit

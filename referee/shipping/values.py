@@ -38,8 +38,9 @@ class Valuation:
         self.asker = asker
         self.progress = progress
         self.n = phase.n
-        self.memo: dict[Key, Values] = {}  # by the state's key, less its shift (`keys`)
-        self.seen: dict[State, Values] = {}  # by state as met (many states are met again as they were: no key to read)
+        # by the state's key (packed: `keys`), less its shift; the only table that grows with the
+        # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
+        self.memo: dict[Key, Values] = {}
         self._terminal: Values = (0,) * (4 * self.n)
         self._tails: dict[TailKey, tuple[int, int, int, int]] = {}  # each tail's worst, best, expected VP and barrels kept
         with quiet_search():
@@ -101,22 +102,15 @@ class Valuation:
         tails of the players who dropped out with it."""
         n = self.n
         child = step.child
-        if child[0] == -1:
-            values = list(self._terminal)
-        else:
-            known = self.seen.get(child)
-            if known is None:
-                key, shift = self.phase.keys.key(child, step.ships, step.roomy)
-                known = self.seen[child] = self.value(child, key, shift)
-            values = list(known)
+        values = list(self._terminal if child[0] == -1 else self.value(child, *self.phase.keys.key(child, step.ships, step.roomy)))
         vp = step.vp
         values[decider] += vp
         values[n + decider] += vp
         values[2 * n + decider] += vp
-        for p, key in step.drops:
-            tail = self._tails.get(key)
+        for p, tail_key in step.drops:
+            tail = self._tails.get(tail_key)
             if tail is None:
-                tail = self._tail(key)
+                tail = self._tail(tail_key)
             values[p] += tail[0]
             values[n + p] += tail[1]
             values[2 * n + p] += tail[2]
