@@ -44,26 +44,28 @@ def replay(record: GameRecord) -> Replay:
     pending: Missing | None = None
     pending_phase: PhaseRecord | None = None
     during: str | None = None  # a log that stops inside its last phase: the decision there
+    last = record.phases[-1] if record.phases else None
+    choose_role, play, finish_phase = game.choose_role, game.play, game.finish_phase  # looked up once: called at every line
     for entry in record.phases:
         if pending is not None:
             where = pending_phase.location if pending.at_phase and pending_phase else entry.location
             return Replay(record, game, pending.diagnostic(where), False, None, applied)
         try:
-            game.choose_role(entry.chooser, entry.role, entry.doubloons)
+            choose_role(entry.chooser, entry.role, entry.doubloons)
         except RuleViolation as exc:
             where = entry.doubloons_location if exc.rule == "role.doubloons" and entry.doubloons_location else entry.location
             return Replay(record, game, exc.diagnostic(where), False, None, applied)  # the sentence names the roles open
         applied += 1
         for move in entry.moves:
             try:
-                game.play(move.player, move.move, move.guests)
+                play(move.player, move.move, move.guests)
             except RuleViolation as exc:
                 return Replay(record, game, _legal_here(exc, game, move.player).diagnostic(move.location), False, None, applied)
             applied += 1
-        if entry is record.phases[-1]:
+        if entry is last:
             during = legal.still_deciding(game)
         try:
-            game.finish_phase(reveal=entry.reveal, keep=entry.keep)
+            finish_phase(entry.reveal, entry.keep)
         except Missing as exc:
             pending, pending_phase = exc, entry
         except RuleViolation as exc:

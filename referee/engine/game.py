@@ -124,14 +124,19 @@ class Game:
                 f"it is {self.who(self.chooser)}'s turn to choose a role, not {self.who(p)}'s "
                 f"(round {self.round}, {rules.terms.governor} {self.who(self.governor)})",
             )
-        cards = [c for c in self.role_cards if c.role == role]
+        cards: list[RoleCard] = []  # the copies of the role's card, and those not taken: one loop, at every role chosen
+        free: list[RoleCard] = []
+        for card in self.role_cards:
+            if card.role == role:
+                cards.append(card)
+                if card.taken_by is None:
+                    free.append(card)
         if not cards:
             raise RuleViolation(
                 "role.not-in-play",
                 f"the {self.name_of(role)} is not in play with {self.n} players; {self.who(p)} may choose "
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
-        free = [c for c in cards if c.taken_by is None]
         if not free:
             taker = self.who(cards[0].taken_by) if cards[0].taken_by is not None else "?"
             raise RuleViolation(
@@ -140,7 +145,10 @@ class Game:
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
         if doubloons is None:
-            card = max(free, key=lambda c: c.doubloons)
+            card = free[0]
+            for other in free:  # the first that carries the most
+                if other.doubloons > card.doubloons:
+                    card = other
         else:
             matching = [c for c in free if c.doubloons == doubloons]
             if not matching:
@@ -186,7 +194,8 @@ class Game:
         Checked before anything changes: the whole move is applied, or RuleViolation is raised
         and the game is exactly as it was. (Guests' moves change what the move may do, so with
         guests the game is copied first, and put back from the copy if the move is refused.)"""
-        if self.phase is None:
+        phase = self.phase
+        if phase is None:
             if self.over:
                 raise self._over()
             raise RuleViolation("phase.none", "no phase is being played: a role must be chosen first")  # pragma: no cover
@@ -198,7 +207,7 @@ class Game:
                 self._restore(saved)
                 raise
             return
-        self.phase.play(p, move)
+        phase.play(p, move)
 
     def play_unchecked(self, p: int, move: AnyMove) -> None:
         """`play` for a move known to be legal (from `legal_moves`, or `accepts` said so), with
@@ -267,7 +276,7 @@ class Game:
         """End the current phase: its remaining turns, its closing duties, then the round's end."""
         phase = self.phase
         assert phase is not None
-        phase.finish(reveal=reveal, keep=keep)
+        phase.finish(reveal, keep)
         self.phase = None
         self.picks += 1
         round_done = self.picks >= self.n * self.setup.roles_per_player
@@ -354,10 +363,14 @@ class Game:
         if deck_total >= need:
             if len(tiles) != need:
                 raise RuleViolation(rule, f"{what} must name {count(need, self.rules.terms.plantation)}, not {len(tiles)}")
-            short = [k for k, c in drawn.items() if c > self.deck[k]]
+            short = [k for k, c in drawn.items() if c > self.deck.get(k, 0)]
             if short:
                 raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} hold{'s' if self.rules.terms.stacks == 'bag' else ''} only {self._stack(self.deck)}")
-            deck = self.deck - drawn
+            deck: Counter[str] = Counter()  # `self.deck - drawn` written out (kinds in the stack's order, none at zero): at every reveal
+            for kind, n in self.deck.items():
+                n -= drawn.get(kind, 0)
+                if n > 0:
+                    deck[kind] = n
         else:
             avail = deck_total + sum(discards.values())
             expected = min(need, avail)

@@ -51,26 +51,35 @@ class Board:
     def powers(self, rules: Rules, effect: str) -> list[Any]:
         """The parameters of the player's occupied buildings with power `effect` (one per building)."""
         buildings = self.buildings
-        return [b.effect for b in rules.effects.get(effect, ()) if buildings.get(b.id, 0) > 0]
+        out = []
+        for ident, power in rules.power_pairs.get(effect, ()):  # a loop, not a comprehension: asked many times a move, mostly of one building
+            if buildings.get(ident, 0) > 0:
+                out.append(power)
+        return out
 
     def has(self, rules: Rules, effect: str) -> bool:
         """Does the player have an occupied building with `effect`?"""
         buildings = self.buildings
-        return any(buildings.get(b.id, 0) > 0 for b in rules.effects.get(effect, ()))
+        # a loop, not any() over a generator (as `powers`)
+        for ident, _ in rules.power_pairs.get(effect, ()):  # noqa: SIM110
+            if buildings.get(ident, 0) > 0:
+                return True
+        return False
 
     def city_used(self, rules: Rules) -> int:
         """City spaces taken (large buildings take 2)."""
-        return sum(rules.building[b].size for b in self.buildings)
+        return sum(map(rules.size.__getitem__, self.buildings))
 
     def circles(self, rules: Rules) -> int:
         """Every colonist circle on the board: one per island tile that can be occupied, plus buildings."""
-        forest = rules.forest_id
-        tiles = sum(n for t, n in self.island.items() if t != forest)
-        return tiles + sum(rules.building[b].circles for b in self.buildings)
+        island = self.island
+        tiles = sum(island.values()) - island.get(rules.forest_id, 0)  # a forest has no circle
+        return tiles + sum(map(rules.circles.__getitem__, self.buildings))
 
     def empty_building_circles(self, rules: Rules) -> int:
         """Empty circles on buildings (they decide the colonist ship's refill)."""
-        return sum(rules.building[b].circles - n for b, n in self.buildings.items())
+        buildings = self.buildings
+        return sum(map(rules.circles.__getitem__, buildings)) - sum(buildings.values())
 
 
 @dataclass(slots=True)

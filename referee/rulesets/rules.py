@@ -46,6 +46,11 @@ class Rules:
         for b in model.buildings:
             if b.effect is not None:
                 self.effects[b.effect.id] = (*self.effects.get(b.effect.id, ()), b)
+        # (building id, power) by effect id: what `Board.powers` reads, many times a move
+        self.power_pairs: dict[str, tuple[tuple[str, Any], ...]] = {effect: tuple((b.id, b.effect) for b in found) for effect, found in self.effects.items()}
+        self.circles: dict[str, int] = {b.id: b.circles for b in model.buildings}  # colonist circles by building id
+        self.size: dict[str, int] = {b.id: b.size for b in model.buildings}  # city spaces by building id
+        self._with_effects: dict[tuple[str, ...], tuple[tuple[str, Any], ...]] = {}  # `powers_among`, filled as asked
         self._names: dict[str, dict[str, str]] = {GOOD: {}, QUARRY: {}, BUILDING: {}, ROLE: {}}
         self._display: dict[str, str] = {}
         for category, things in ((GOOD, model.goods), (QUARRY, (model.quarry,)), (BUILDING, model.buildings), (ROLE, model.roles)):
@@ -113,6 +118,15 @@ class Rules:
     def with_effect(self, effect_id: str) -> tuple[Building, ...]:
         """The buildings whose power is `effect_id`."""
         return self.effects.get(effect_id, ())
+
+    def powers_among(self, effect_ids: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+        """(building id, power) of every building whose power is one of `effect_ids`, in the
+        ruleset's order (worked out once per ruleset: a phase reads several powers at once)."""
+        found = self._with_effects.get(effect_ids)
+        if found is None:
+            found = tuple((b.id, b.effect) for b in self.buildings if b.effect is not None and b.effect.id in effect_ids)
+            self._with_effects[effect_ids] = found
+        return found
 
     def power_names(self, effect_id: str) -> str:
         """The names of the buildings with power `effect_id`, for a sentence: 'Wharf', 'Office or Large Market'."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
@@ -23,8 +24,9 @@ class Phase:
         self.game = game
         self.rules = game.rules
         self.chooser = chooser
-        self.doubled = game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
-        self.order = [(chooser + i) % game.n for i in range(game.n)]
+        # the chooser's privilege counts twice (a library; not asked where the ruleset has none: at every role)
+        self.doubled = "privilege.double" in game.rules.effects and game.privilege_doubled(chooser)
+        self.order = list(_clockwise(chooser, game.n))
 
     def clone(self, game: Game) -> Phase:
         """A copy of this phase bound to `game` (a clone of its game)."""
@@ -108,10 +110,14 @@ class Phase:
 class TurnPhase(Phase):
     """One turn each, clockwise from the chooser; a player left out of `moves` passes."""
 
+    closes = False  # can the phase close before every turn is taken (`closed`)? If not, `closed` is not asked at every move
+
     def __init__(self, game: Game, chooser: int) -> None:
         super().__init__(game, chooser)
         self.pos = 0  # index in `order` of the player whose turn it is
-        self.order = self.order + self.extra_turns()
+        extra = self.extra_turns()
+        if extra:
+            self.order = self.order + extra
         self.passed_by: dict[int, int] = {}  # a player left out, passed by the later player's move (replaced, never changed: clones share it)
 
     def extra_turns(self) -> list[int]:
@@ -119,13 +125,20 @@ class TurnPhase(Phase):
         return []
 
     def play(self, p: int, move: AnyMove) -> None:
-        index = self._turn(p, move)  # `check_play`, written out: the replay's most frequent path
-        if index > self.pos:
-            self._check_passes(index)
-        if isinstance(move, Pass):
-            self.check_pass(p)
-        else:
-            self.check(p, move)
+        # `check_play` then `_take_turn`, written out for the replay's most frequent path: the
+        # move of the player whose turn it is, in an open phase
+        order, pos = self.order, self.pos
+        if pos < len(order) and order[pos] == p and not (self.closes and self.closed()):
+            if isinstance(move, Pass):
+                self.check_pass(p)
+                self.skip(p)
+            else:
+                self.check(p, move)
+                self.apply(p, move)
+            self.pos = pos + 1
+            return
+        index = self._turn(p, move)
+        self._check_turn(index, p, move)
         self._take_turn(index, p, move)
 
     def check_play(self, p: int, move: AnyMove) -> int:
@@ -256,13 +269,13 @@ class TurnPhase(Phase):
         raise NotImplementedError
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
-        rest = self.order[self.pos :] if not self.closed() else []  # nobody moves in a closed phase
+        rest = self.order[self.pos :] if not (self.closes and self.closed()) else []  # nobody moves in a closed phase
         for p in rest:
             self.check_pass(p)
         for p in rest:
             self.skip(p)
         self.pos = len(self.order)
-        self.end(reveal=reveal, keep=keep)
+        self.end(reveal, keep)
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         """The chooser's closing duty; it checks before it changes (only the settler's can be
@@ -272,6 +285,12 @@ class TurnPhase(Phase):
         if self.pos < len(self.order):
             return f"{self.title}: {self.who(self.order[self.pos])}'s turn"
         return f"{self.title}: every turn has been taken"
+
+
+@lru_cache(maxsize=64)
+def _clockwise(first: int, players: int) -> tuple[int, ...]:
+    """The players clockwise from `first` (a phase's turn order; built once per seat)."""
+    return tuple((first + i) % players for i in range(players))
 
 
 def wrong_move(phase: Phase, move: AnyMove) -> RuleViolation:

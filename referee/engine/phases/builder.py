@@ -20,11 +20,13 @@ class Builder(TurnPhase):
     def price(self, p: int, building: Building) -> int:
         """What `building` costs player `p`: quarries (up to its column), the builder's
         privilege, forests (forest house); never below 0."""
-        rules, b = self.rules, self.board(p)
+        rules, b = self.rules, self.game.boards[p]
         discount = min(b.manned.get(rules.quarry.id, 0), building.column)
         if p == self.chooser:
             discount += self.privilege()
-        return max(0, building.cost - discount - self._forest_discount(p))
+        if b.island.get(rules.forest_id, 0):  # no forest, no forest discount (most boards: no call)
+            discount += self._forest_discount(p)
+        return max(0, building.cost - discount)
 
     def price_text(self, p: int, building: Building) -> str:
         """How `price` was reached, for messages: 'cost 5, 1 quarry -1, builder -1'."""
@@ -83,9 +85,10 @@ class Builder(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Build):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.board(p)
+        game, rules, b = self.game, self.rules, self.game.boards[p]
         building = rules.building[move.building]
         name = building.name
+        payments = move.payments
         if move.building not in game.in_game:
             raise RuleViolation("builder.not-in-game", f"the {name} is not in this game: it was not chosen before the game")
         if move.building in b.buildings:
@@ -99,7 +102,7 @@ class Builder(TurnPhase):
                 f"{self.who(p)} has {free} free {rules.terms.city} space{'' if free == 1 else 's'}; the {name} needs {building.size}",
             )
         price = self.price(p, building)
-        if move.payments:
+        if payments:
             price = self._check_black_market(p, move, price, building)
         if move.price is not None and move.price != price:
             raise RuleViolation("builder.price", f"the {name} costs {self.who(p)} {price} ({self._how(p, building, move)}), not {move.price}")
@@ -108,7 +111,7 @@ class Builder(TurnPhase):
                 "builder.cannot-afford",
                 f"{self.who(p)} has {b.doubloons} {rules.terms.doubloon[1]}; the {name} costs them {price} ({self._how(p, building, move)})",
             )
-        if move.payments:
+        if payments:
             self._check_payments(p, move)
         if move.university:
             universities = rules.with_effect("build.colonist")
@@ -125,10 +128,11 @@ class Builder(TurnPhase):
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Build)
-        game, rules, b = self.game, self.rules, self.board(p)
+        game, rules, b = self.game, self.rules, self.game.boards[p]
         building = rules.building[move.building]
-        price = self.price(p, building) - move.payments
-        if move.payments:
+        payments = move.payments
+        price = self.price(p, building) - payments
+        if payments:
             self._pay_black_market(p, move)
         b.doubloons -= price
         game.buildings_left[move.building] -= 1
@@ -213,7 +217,7 @@ class Builder(TurnPhase):
 
     def after_build(self, p: int, building: Building) -> None:
         """Powers that reward building: VP by the building's column (church)."""
-        for church in self.board(p).powers(self.rules, "build.vp"):
+        for church in self.game.boards[p].powers(self.rules, "build.vp"):
             self.game.give_vp(p, church.vp.get(building.column, 0))
 
     def waiting(self) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
@@ -46,13 +47,18 @@ def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence
 
 def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
     """How many barrels of `good` go on board, and the ships that take that many (`ships_taking`)."""
-    best, at = ships_taking(*_columns(ships), good, barrels)
+    sizes, kinds, counts = _columns(ships)
+    best, at = ships_taking(sizes, kinds, counts, good, barrels)
     return best, [ships[i] for i in at]
 
 
 def _columns(ships: list[CargoShip]) -> tuple[list[int], list[str | None], list[int]]:
     """The cargo ships as the plain values the loading rules read: sizes, kinds, counts."""
-    return [s.size for s in ships], [s.good for s in ships], [s.count for s in ships]
+    # attribute getters mapped, not comprehensions: read at every load
+    return list(map(_SIZE, ships)), list(map(_KIND, ships)), list(map(_COUNT, ships))
+
+
+_SIZE, _KIND, _COUNT = attrgetter("size"), attrgetter("good"), attrgetter("count")
 
 
 def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, list[CargoShip]]]:
@@ -69,7 +75,8 @@ def cargo_options(board: Board, ships: list[CargoShip]) -> list[tuple[str, int, 
 def can_load(board: Board, ships: list[CargoShip]) -> bool:
     """Can this player load anything on a cargo ship? (A kind on a ship with room, or not on
     any ship while one is empty.)"""
-    return holds_loadable(board.goods.items(), *loadable(*_columns(ships)))
+    room, empty = loadable(*_columns(ships))
+    return holds_loadable(board.goods.items(), room, empty)
 
 
 def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int]) -> tuple[dict[object, bool], bool]:
@@ -88,7 +95,11 @@ def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int
 def holds_loadable(goods: Iterable[tuple[Any, int]], room: dict[object, bool], empty: bool) -> bool:
     """Does a player holding `goods` ((kind, barrels) pairs) have a kind that a cargo ship can
     take (see `loadable`)?"""
-    return any(have > 0 and room.get(good, empty) for good, have in goods)
+    # a loop, not any() over a generator: asked for each player at every load
+    for good, have in goods:  # noqa: SIM110
+        if have > 0 and room.get(good, empty):
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,31 +130,66 @@ class Shipper:
         return self.load(vp, first) if self.small_wharf_loads else vp
 
 
+STORAGE_POWERS = ("store.kinds", "store.barrels")  # what `storage` reads
+SHIPPING_POWERS = ("ship.private-ship", "ship.small-wharf", "ship.load-doubloons", "ship.load-vp", "ship.pairs-vp")  # what `shipper` reads, storage aside
+
+
 def shipper(board: Board, rules: Rules, captain: bool, privilege: int = 0) -> Shipper:
     """A player's captain-phase powers (`captain`: they chose the role, with this `privilege`)."""
-    wharfs = board.powers(rules, "ship.private-ship")
-    small = board.powers(rules, "ship.small-wharf")
-    lighthouses = board.powers(rules, "ship.load-doubloons")
+    buildings = board.buildings
+    wharf: int | None = None
+    small: Any = None
+    load_vp = per_load = lighthouse_captain = vp_per_pair = 0
+    # one pass over the buildings with these powers (each phase asks it for every player), in
+    # the ruleset's order: the first wharf and small wharf occupied are the ones that work
+    for ident, power in rules.powers_among(SHIPPING_POWERS):
+        if buildings.get(ident, 0) <= 0:
+            continue
+        effect = power.id
+        if effect == "ship.private-ship":
+            wharf = power.capacity if wharf is None else wharf
+        elif effect == "ship.small-wharf":
+            small = power if small is None else small
+        elif effect == "ship.load-doubloons":
+            per_load += power.per_load
+            lighthouse_captain += power.captain
+        elif effect == "ship.load-vp":
+            load_vp += power.vp
+        elif effect == "ship.pairs-vp":
+            vp_per_pair += power.vp_per_pair
     kinds, barrels = storage(board, rules)
-    return Shipper(
-        privilege=privilege if captain else 0,
-        load_vp=sum(h.vp for h in board.powers(rules, "ship.load-vp")),
-        load_doubloons=sum(h.per_load for h in lighthouses),
-        wharf=wharfs[0].capacity if wharfs else None,
-        small_wharf=small[0].barrels_per_vp if small else None,
-        small_wharf_loads=bool(small and small[0].counts_as_load),
-        store_kinds=kinds,
-        store_barrels=barrels,
-        start_vp_per_pair=sum(h.vp_per_pair for h in board.powers(rules, "ship.pairs-vp")),
-        start_doubloons=sum(h.captain for h in lighthouses) if captain else 0,
+    return _shipper(
+        privilege if captain else 0,
+        load_vp,
+        per_load,
+        wharf,
+        small.barrels_per_vp if small is not None else None,
+        bool(small is not None and small.counts_as_load),
+        kinds,
+        barrels,
+        vp_per_pair,
+        lighthouse_captain if captain else 0,
     )
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _shipper(*fields: Any) -> Shipper:
+    """A `Shipper` with these fields in order: immutable, so shared (a frozen dataclass is slow
+    to build, and a few kinds of player recur in every captain phase)."""
+    return Shipper(*fields)
 
 
 def storage(board: Board, rules: Rules) -> tuple[int, int]:
     """(kinds kept whole, single barrels kept) after a captain phase: warehouses, windrose, storehouse."""
-    kinds = sum(e.kinds for e in board.powers(rules, "store.kinds"))
-    barrels = rules.model.windrose_barrels + sum(e.barrels for e in board.powers(rules, "store.barrels"))
-    return kinds, barrels
+    buildings = board.buildings
+    kinds = barrels = 0
+    for ident, power in rules.powers_among(STORAGE_POWERS):  # one pass: asked for every player in every captain phase
+        if buildings.get(ident, 0) > 0:
+            if power.id == "store.kinds":
+                kinds += power.kinds
+            else:
+                barrels += power.barrels
+    return kinds, rules.model.windrose_barrels + barrels
 
 
 def keep_fits(kept: dict[str, int], kinds: int, barrels: int) -> bool:
@@ -270,7 +316,8 @@ class Captain(Phase):
         self.wharf_used: set[int] = set()
         self.small_wharf_used: set[int] = set()
         self.loaded: set[int] = set()
-        self.shippers = [shipper(self.board(p), self.rules, p == self.chooser, self.privilege()) for p in range(self.game.n)]
+        boards, rules, chooser, privilege = self.game.boards, self.rules, self.chooser, self.privilege()
+        self.shippers = [shipper(boards[p], rules, p == chooser, privilege) for p in range(self.game.n)]
         self.on_start()
 
     def buildings_changed(self, p: int) -> None:
@@ -292,9 +339,10 @@ class Captain(Phase):
         """Powers at the start of the phase: the captain's lighthouse doubloons; each union hall
         owner's VP for pairs of barrels, before their first load (rules-data.md B3)."""
         for p in self.order:
-            b, powers = self.board(p), self.shippers[p]
+            b, powers = self.game.boards[p], self.shippers[p]
             b.doubloons += powers.start_doubloons
-            self.game.give_vp(p, powers.start_vp_per_pair * sum(n // 2 for n in b.goods.values()))
+            if powers.start_vp_per_pair:  # most players have no union hall: no pairs to count
+                self.game.give_vp(p, powers.start_vp_per_pair * sum(n // 2 for n in b.goods.values()))
 
     # --- whose turn ----------------------------------------------------------------------
 
@@ -303,9 +351,13 @@ class Captain(Phase):
 
     def next_loader(self) -> int | None:
         """The first player clockwise from the turn pointer who can load on a cargo ship."""
+        return self._first_loader(_columns(self.game.ships))
+
+    def _first_loader(self, columns: tuple[list[int], list[str | None], list[int]]) -> int | None:
+        """`next_loader`, the cargo ships given as their `_columns` (read once for a whole load)."""
         game = self.game
         n = game.n
-        room, empty = loadable(*_columns(game.ships))
+        room, empty = loadable(*columns)
         for i in range(n):
             q = (self.pointer + i) % n
             if holds_loadable(game.boards[q].goods.items(), room, empty):
@@ -343,14 +395,15 @@ class Captain(Phase):
             q = self.next_loader()
             must = f"; {self.who(q)} must load {self.options(q)}" if q is not None else ""
             raise RuleViolation("captain.no-pass", f"a captain phase lists loads only: a player who cannot load is left out{must}")
-        q = self.next_loader()
+        columns = _columns(self.game.ships)
+        q = self._first_loader(columns)
         n = self.game.n
         if isinstance(move, Load):
             if q is None:
                 raise RuleViolation("captain.cannot-load", f"nobody can load on a cargo ship any more ({self.ships_text()}); {self.who(p)} cannot load {self.name_of(move.good)}")
             if p != q:
                 raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
-            return self._loading(p, move)
+            return self._loading(p, move, columns)
         if isinstance(move, (WharfLoad, SmallWharfLoad)):
             if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
                 raise RuleViolation(
@@ -373,7 +426,7 @@ class Captain(Phase):
             assert isinstance(move, Load)
             ship.good = move.good
             ship.count += best
-            self.board(p).goods[move.good] -= best
+            self.game.boards[p].goods[move.good] -= best
             self.after_load(p, best)
         elif isinstance(move, WharfLoad):
             self.use_wharf(p, move.good)
@@ -388,35 +441,38 @@ class Captain(Phase):
             parts.append(f"{s.size}-{self.rules.terms.cargo_ship}: {held}")
         return ", ".join(parts)
 
-    def _loading(self, p: int, move: Load) -> tuple[CargoShip, int]:
+    def _loading(self, p: int, move: Load, columns: tuple[list[int], list[str | None], list[int]] | None = None) -> tuple[CargoShip, int]:
         """The cargo ship a load goes on and the barrels it takes, checked: the kind, the ship
-        that takes the most, the count."""
-        rules = self.rules
-        good, have = move.good, self.board(p).goods.get(move.good, 0)
-        ship_word = rules.terms.cargo_ship
+        that takes the most, the count. (`columns`: the ships' `_columns`, when already read.)"""
+        rules, ships = self.rules, self.game.ships
+        good, have = move.good, self.game.boards[p].goods.get(move.good, 0)
         if have <= 0:
             raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.name_of(good)}; they can load {self.options(p)}")
-        best, allowed = best_ships(self.game.ships, good, have)
+        sizes, kinds, counts = _columns(ships) if columns is None else columns
+        best, at = ships_taking(sizes, kinds, counts, good, have)  # `best_ships`, the ships read once
+        allowed = list(map(ships.__getitem__, at))
         if best == 0:
             raise RuleViolation("captain.kind-blocked", f"{self.name_of(good)} cannot be loaded: {self._blocked(good)}; {self.who(p)} can load {self.options(p)}")
-        chosen = [s for s in allowed if s.size == move.ship]
-        if chosen:  # the usual case: a ship that takes the most
-            ship = chosen[0]
-        elif move.ship is not None:
-            self._refuse_ship(p, move.ship, good, have, best, allowed)
-        else:  # no ship written: it must be the only one that takes the most
-            if len(allowed) > 1:
+        chosen: CargoShip | None = None
+        for ship in allowed:  # the usual case: the ship written is one that takes the most
+            if ship.size == move.ship:
+                chosen = ship
+                break
+        if chosen is None:
+            if move.ship is not None:
+                self._refuse_ship(p, move.ship, good, have, best, allowed)
+            if len(allowed) > 1:  # no ship written: it must be the only one that takes the most
                 raise RuleViolation(
                     "captain.ship-required",
                     f"{self.name_of(good)} fits {self._ships(allowed, 'and')} alike ({best} each): the log must name the ship, e.g. '{best} {self.name_of(good).lower()} on {allowed[0].size}'",
                 )
-            ship = allowed[0]
+            chosen = allowed[0]
         if move.count is not None and move.count != best:
             raise RuleViolation(
                 "captain.count",
-                f"{self.who(p)} loads {best} {self.name_of(good)} on the {ship.size}-{ship_word} (as many as fit, none held back), not {move.count}",
+                f"{self.who(p)} loads {best} {self.name_of(good)} on the {chosen.size}-{rules.terms.cargo_ship} (as many as fit, none held back), not {move.count}",
             )
-        return ship, best
+        return chosen, best
 
     def _refuse_ship(self, p: int, size: int, good: str, have: int, best: int, allowed: list[CargoShip]) -> NoReturn:
         """Why the ship named for a load is not one that takes the most (`allowed`)."""
@@ -519,13 +575,15 @@ class Captain(Phase):
         vp = powers.load(barrels, p not in self.loaded)
         self.loaded.add(p)
         self.game.give_vp(p, vp)
-        self.board(p).doubloons += powers.load_doubloons
+        self.game.boards[p].doubloons += powers.load_doubloons
 
     # --- the end -------------------------------------------------------------------------
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
-        waiting = [q for q in self._rotation() if self.can_load(q)]
-        if waiting:
+        if self.next_loader() is not None:
+            boards = self.game.boards
+            room, empty = loadable(*_columns(self.game.ships))  # `can_load` for each player, the ships read once
+            waiting = [q for q in self._rotation() if holds_loadable(boards[q].goods.items(), room, empty)]
             q = waiting[0]
             others = [self.who(x) for x in waiting[1:]]
             also = f" (also {listing(others, 'and')})" if others else ""
@@ -541,12 +599,13 @@ class Captain(Phase):
 
     def store(self, keep: dict[int, Keep]) -> None:
         """Each player keeps what their windrose and warehouses hold; the rest returns to the supply."""
-        game, rules = self.game, self.rules
+        game = self.game
         missing: list[int] = []
         decided: dict[int, dict[str, int]] = {}
         for p in self.order:
-            b = self.board(p)
-            kinds, barrels = storage(b, rules)
+            b = self.game.boards[p]
+            powers = self.shippers[p]  # `storage` as the phase's powers read it (kept up to date by `buildings_changed`)
+            kinds, barrels = powers.store_kinds, powers.store_barrels
             if p in keep:
                 try:
                     decided[p] = self._kept(p, keep[p], kinds, barrels)
@@ -566,7 +625,7 @@ class Captain(Phase):
                 f"the captain phase needs 'keep' for {listing(texts, 'and')}: what stays on the board is their choice",
             )
         for p, kept in decided.items():
-            b = self.board(p)
+            b = self.game.boards[p]
             for good, have in b.goods.items():
                 lost = have - kept.get(good, 0)
                 if lost:

@@ -25,12 +25,12 @@ class Mayor(TurnPhase):
 
     def start(self) -> None:
         game = self.game
-        board = self.board(self.chooser)
+        boards, order, n = game.boards, self.order, game.n
         privilege = min(self.privilege(), game.colonist_supply)
         game.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
-        board.san_juan += privilege
+        boards[self.chooser].san_juan += privilege
         for i in range(game.colonist_ship):  # one at a time, clockwise from the mayor
-            self.board(self.order[i % game.n]).san_juan += 1
+            boards[order[i % n]].san_juan += 1
         game.colonist_ship = 0
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
@@ -47,18 +47,20 @@ class Mayor(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Arrange):
             raise wrong_move(self, move)
-        rules, b = self.rules, self.board(p)
+        rules, b = self.rules, self.game.boards[p]
         col = rules.terms.colonist
+        island, forest = b.island, rules.forest_id
         for tile, n in move.tiles.items():
-            owned = b.island.get(tile, 0)
-            if not rules.has_circle(tile):
+            owned = island.get(tile, 0)
+            if tile == forest:  # `rules.has_circle`, asked for every tile of every arrangement
                 raise RuleViolation("mayor.arrangement", f"a forest has no circle: no {col[0]} can be placed on it")
             if n > owned:
                 raise RuleViolation("mayor.arrangement", f"{self.who(p)} has {owned} {self.name_of(tile)} {'tile' if owned == 1 else 'tiles'}, so {n} cannot be occupied")
+        buildings, circles_of = b.buildings, rules.circles
         for building, n in move.buildings.items():
-            if building not in b.buildings:
+            if building not in buildings:
                 raise RuleViolation("mayor.arrangement", f"{self.who(p)} has no {self.name_of(building)}")
-            circles = rules.building[building].circles
+            circles = circles_of[building]
             if n > circles:
                 raise RuleViolation("mayor.arrangement", f"the {self.name_of(building)} has {count(circles, ('circle', 'circles'))}, so it cannot take {n} {col[1]}")
         total = b.colonists()
@@ -79,24 +81,24 @@ class Mayor(TurnPhase):
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Arrange)
-        b = self.board(p)
+        b = self.game.boards[p]
         b.manned = dict(move.tiles)
-        b.buildings = {k: move.buildings.get(k, 0) for k in b.buildings}
+        b.buildings = dict.fromkeys(b.buildings, 0) | move.buildings  # every building kept, in its order; those not written empty
         b.san_juan = move.san_juan
 
     def skip(self, p: int) -> None:
-        b = self.board(p)
+        b = self.game.boards[p]
         total = b.colonists()
         circles = b.circles(self.rules)
         if total >= circles:  # no choice: every circle is filled, the rest wait in San Juan
-            forest = self.rules.forest_id
+            forest, circles_of = self.rules.forest_id, self.rules.circles
             b.manned = {t: n for t, n in b.island.items() if t != forest}
-            b.buildings = {k: self.rules.building[k].circles for k in b.buildings}
+            b.buildings = {k: circles_of[k] for k in b.buildings}
             b.san_juan = total - circles
 
     def check_pass(self, p: int) -> None:
         """A player left out is arranged for only when the rules leave no choice."""
-        b = self.board(p)
+        b = self.game.boards[p]
         total = b.colonists()
         circles = b.circles(self.rules)
         if total >= circles or total == 0:
@@ -109,7 +111,9 @@ class Mayor(TurnPhase):
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         game, rules = self.game, self.rules
-        empty = sum(b.empty_building_circles(rules) for b in game.boards)
+        empty = 0
+        for b in game.boards:
+            empty += b.empty_building_circles(rules)
         required = max(empty, game.setup.ship_colonists)
         if game.colonist_supply >= required:
             game.colonist_supply -= required

@@ -14,12 +14,13 @@ class Trader(TurnPhase):
     """Each player may sell one barrel while the trading house has room."""
 
     role = "trader"
+    closes = True  # a full trading house
 
     def spaces(self) -> int:
         return self.rules.model.trading_house_spaces
 
     def closed(self) -> bool:
-        return len(self.game.trading_house) >= self.spaces()
+        return len(self.game.trading_house) >= self.rules.model.trading_house_spaces  # `spaces`: asked at every move
 
     def closed_reason(self) -> str:
         return f"the {self.rules.terms.trading_house} is full ({count(self.spaces(), self.rules.terms.barrel)}): nobody else sells in {self.title}"
@@ -33,18 +34,23 @@ class Trader(TurnPhase):
 
     def income(self, p: int, good: str, markets: bool = True) -> tuple[int, str]:
         """What selling `good` brings player `p`: price, privilege, market bonuses."""
-        rules, b = self.rules, self.board(p)
-        price = rules.good[good].price
-        parts = [f"price {price}"]
-        total = price
+        rules, b = self.rules, self.game.boards[p]
+        parts = [f"price {rules.good[good].price}"]
         if p == self.chooser:
-            privilege = self.privilege()
-            total += privilege
-            parts.append(f"{self.name_of('trader')} +{privilege}")
+            parts.append(f"{self.name_of('trader')} +{self.privilege()}")
         for market in b.active(rules, "trade.bonus") if markets else ():
-            total += market.effect.doubloons
             parts.append(f"{market.name} +{market.effect.doubloons}")
-        return total, ", ".join(parts)
+        return self._earned(p, good, markets), ", ".join(parts)
+
+    def _earned(self, p: int, good: str, markets: bool) -> int:
+        """The doubloons of `income`, without its words (a sale needs only the number)."""
+        total = self.rules.good[good].price
+        if p == self.chooser:
+            total += self.privilege()
+        if markets:
+            for bonus in self.game.boards[p].powers(self.rules, "trade.bonus"):
+                total += bonus.doubloons
+        return total
 
     def sellable(self, p: int) -> list[str]:
         """Kinds player `p` may sell now."""
@@ -67,7 +73,7 @@ class Trader(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Sell):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.board(p)
+        game, rules, b = self.game, self.rules, self.game.boards[p]
         good = move.good
         if move.own_post:
             self._check_own_post(p, move)
@@ -109,12 +115,12 @@ class Trader(TurnPhase):
         """The sale: to the trading house, or to the player's own trading post, where the
         barrel returns to the supply and markets count only if the ruleset says so."""
         assert isinstance(move, Sell)
-        game, b = self.game, self.board(p)
+        game, b = self.game, self.game.boards[p]
         if move.own_post:
-            income, _ = self.income(p, move.good, markets=b.powers(self.rules, "trade.own-post")[0].markets)
+            income = self._earned(p, move.good, b.powers(self.rules, "trade.own-post")[0].markets)
             game.goods_supply[move.good] += 1
         else:
-            income, _ = self.income(p, move.good)
+            income = self._earned(p, move.good, True)
             game.trading_house.append(move.good)
         b.goods[move.good] -= 1
         b.doubloons += income
