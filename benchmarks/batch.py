@@ -121,7 +121,10 @@ def load_tree(root: Path) -> Tree:
     tree = Tree(root.resolve())
     with active(tree):
         tree.functions["read_log"] = importlib.import_module("referee.records.log").read_log
-        tree.functions["check_log"] = importlib.import_module("referee.check").check_log
+        try:
+            tree.functions["check_log"] = importlib.import_module("referee.check").check_log
+        except ModuleNotFoundError:  # a checkout from before referee.check (eeb90f9, where issue 16 was measured)
+            tree.functions["check_log"] = importlib.import_module("referee.report").check_log
         imported = Path(sys.modules["referee"].__file__ or "").parent
     if imported != tree.root / "referee":
         raise SystemExit(f"referee was imported from {imported}, not from {tree.root}")
@@ -159,9 +162,12 @@ def reading(paths: list[Path], roots: list[Path], passes: int) -> None:
     trees = [load_tree(root) for root in roots]
     for tree in trees:  # the warm-up: rulesets loaded, memos of move texts filled, lazy imports done
         with active(tree):
-            codes = {tree.functions["check_log"](data, name).exit_code for data, name in documents}
-        if codes != {0}:
-            raise SystemExit(f"{tree.root}: not every generated log is valid (exit codes {sorted(codes)})")
+            valid = [tree.functions["check_log"](data, name).exit_code == 0 for data, name in documents]
+        if tree is trees[-1] and not all(valid):
+            raise SystemExit(f"{tree.root}: not every generated log is valid")
+        if not all(valid):  # an older checkout, before a rule was mended: the logs it refuses are left out for all
+            documents = [document for document, ok in zip(documents, valid, strict=True) if ok]
+            print(f"{tree.root} refuses {valid.count(False)} of the logs: the {len(documents):,} it accepts are timed")
     for _ in range(passes):
         for name in ("read_log", "check_log"):
             one_pass(trees, name, documents)
