@@ -124,19 +124,14 @@ class Game:
                 f"it is {self.who(self.chooser)}'s turn to choose a role, not {self.who(p)}'s "
                 f"(round {self.round}, {rules.terms.governor} {self.who(self.governor)})",
             )
-        cards: list[RoleCard] = []  # the copies of the role's card, and those not taken: one loop, at every role chosen
-        free: list[RoleCard] = []
-        for card in self.role_cards:
-            if card.role == role:
-                cards.append(card)
-                if card.taken_by is None:
-                    free.append(card)
+        cards = [c for c in self.role_cards if c.role == role]
         if not cards:
             raise RuleViolation(
                 "role.not-in-play",
                 f"the {self.name_of(role)} is not in play with {self.n} players; {self.who(p)} may choose "
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
+        free = [c for c in cards if c.taken_by is None]
         if not free:
             taker = self.who(cards[0].taken_by) if cards[0].taken_by is not None else "?"
             raise RuleViolation(
@@ -145,10 +140,7 @@ class Game:
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
         if doubloons is None:
-            card = free[0]
-            for other in free:  # the first that carries the most
-                if other.doubloons > card.doubloons:
-                    card = other
+            card = max(free, key=lambda c: c.doubloons)
         else:
             matching = [c for c in free if c.doubloons == doubloons]
             if not matching:
@@ -363,14 +355,10 @@ class Game:
         if deck_total >= need:
             if len(tiles) != need:
                 raise RuleViolation(rule, f"{what} must name {count(need, self.rules.terms.plantation)}, not {len(tiles)}")
-            short = [k for k, c in drawn.items() if c > self.deck.get(k, 0)]
+            short = [k for k, c in drawn.items() if c > self.deck[k]]
             if short:
                 raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} hold{'s' if self.rules.terms.stacks == 'bag' else ''} only {self._stack(self.deck)}")
-            deck: Counter[str] = Counter()  # `self.deck - drawn` written out (kinds in the stack's order, none at zero): at every reveal
-            for kind, n in self.deck.items():
-                n -= drawn.get(kind, 0)
-                if n > 0:
-                    deck[kind] = n
+            deck = self.deck - drawn
         else:
             avail = deck_total + sum(discards.values())
             expected = min(need, avail)

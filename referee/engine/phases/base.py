@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
@@ -24,9 +23,8 @@ class Phase:
         self.game = game
         self.rules = game.rules
         self.chooser = chooser
-        # the chooser's privilege counts twice (a library; not asked where the ruleset has none: at every role)
-        self.doubled = "privilege.double" in game.rules.effects and game.privilege_doubled(chooser)
-        self.order = list(_clockwise(chooser, game.n))
+        self.doubled = game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
+        self.order = [(chooser + i) % game.n for i in range(game.n)]
 
     def clone(self, game: Game) -> Phase:
         """A copy of this phase bound to `game` (a clone of its game)."""
@@ -115,9 +113,7 @@ class TurnPhase(Phase):
     def __init__(self, game: Game, chooser: int) -> None:
         super().__init__(game, chooser)
         self.pos = 0  # index in `order` of the player whose turn it is
-        extra = self.extra_turns()
-        if extra:
-            self.order = self.order + extra
+        self.order = self.order + self.extra_turns()
         self.passed_by: dict[int, int] = {}  # a player left out, passed by the later player's move (replaced, never changed: clones share it)
 
     def extra_turns(self) -> list[int]:
@@ -125,20 +121,15 @@ class TurnPhase(Phase):
         return []
 
     def play(self, p: int, move: AnyMove) -> None:
-        # `check_play` then `_take_turn`, written out for the replay's most frequent path: the
-        # move of the player whose turn it is, in an open phase
-        order, pos = self.order, self.pos
-        if pos < len(order) and order[pos] == p and not (self.closes and self.closed()):
-            if isinstance(move, Pass):
-                self.check_pass(p)
-                self.skip(p)
-            else:
-                self.check(p, move)
-                self.apply(p, move)
-            self.pos = pos + 1
-            return
-        index = self._turn(p, move)
-        self._check_turn(index, p, move)
+        # `check_play` then `_take_turn`; the replay's most frequent move (the player whose turn
+        # it is, in an open phase) skips the search for the turn and the passes before it
+        pos = self.pos
+        if pos < len(self.order) and self.order[pos] == p and not (self.closes and self.closed()):
+            index = pos  # the usual move: the player whose turn it is, no one passed
+            self._check_move(p, move)
+        else:
+            index = self._turn(p, move)
+            self._check_turn(index, p, move)
         self._take_turn(index, p, move)
 
     def check_play(self, p: int, move: AnyMove) -> int:
@@ -285,12 +276,6 @@ class TurnPhase(Phase):
         if self.pos < len(self.order):
             return f"{self.title}: {self.who(self.order[self.pos])}'s turn"
         return f"{self.title}: every turn has been taken"
-
-
-@lru_cache(maxsize=64)
-def _clockwise(first: int, players: int) -> tuple[int, ...]:
-    """The players clockwise from `first` (a phase's turn order; built once per seat)."""
-    return tuple((first + i) % players for i in range(players))
 
 
 def wrong_move(phase: Phase, move: AnyMove) -> RuleViolation:

@@ -20,13 +20,11 @@ class Builder(TurnPhase):
     def price(self, p: int, building: Building) -> int:
         """What `building` costs player `p`: quarries (up to its column), the builder's
         privilege, forests (forest house); never below 0."""
-        rules, b = self.rules, self.game.boards[p]
+        rules, b = self.rules, self.board(p)
         discount = min(b.manned.get(rules.quarry.id, 0), building.column)
         if p == self.chooser:
             discount += self.privilege()
-        if b.island.get(rules.forest_id, 0):  # no forest, no forest discount (most boards: no call)
-            discount += self._forest_discount(p)
-        return max(0, building.cost - discount)
+        return max(0, building.cost - discount - self._forest_discount(p))
 
     def price_text(self, p: int, building: Building) -> str:
         """How `price` was reached, for messages: 'cost 5, 1 quarry -1, builder -1'."""
@@ -85,7 +83,7 @@ class Builder(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Build):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.game.boards[p]
+        game, rules, b = self.game, self.rules, self.board(p)
         building = rules.building[move.building]
         name = building.name
         payments = move.payments
@@ -128,7 +126,7 @@ class Builder(TurnPhase):
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Build)
-        game, rules, b = self.game, self.rules, self.game.boards[p]
+        game, rules, b = self.game, self.rules, self.board(p)
         building = rules.building[move.building]
         payments = move.payments
         price = self.price(p, building) - payments
@@ -217,7 +215,7 @@ class Builder(TurnPhase):
 
     def after_build(self, p: int, building: Building) -> None:
         """Powers that reward building: VP by the building's column (church)."""
-        for church in self.game.boards[p].powers(self.rules, "build.vp"):
+        for church in self.board(p).powers(self.rules, "build.vp"):
             self.game.give_vp(p, church.vp.get(building.column, 0))
 
     def waiting(self) -> str:

@@ -45,10 +45,10 @@ def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence
     return best, out
 
 
-def best_ships(ships: list[CargoShip], good: str, barrels: int) -> tuple[int, list[CargoShip]]:
-    """How many barrels of `good` go on board, and the ships that take that many (`ships_taking`)."""
-    sizes, kinds, counts = _columns(ships)
-    best, at = ships_taking(sizes, kinds, counts, good, barrels)
+def best_ships(ships: list[CargoShip], good: str, barrels: int, columns: tuple[list[int], list[str | None], list[int]] | None = None) -> tuple[int, list[CargoShip]]:
+    """How many barrels of `good` go on board, and the ships that take that many (`ships_taking`;
+    `columns`: the ships' `_columns`, when already read)."""
+    best, at = ships_taking(*(_columns(ships) if columns is None else columns), good, barrels)
     return best, [ships[i] for i in at]
 
 
@@ -339,7 +339,7 @@ class Captain(Phase):
         """Powers at the start of the phase: the captain's lighthouse doubloons; each union hall
         owner's VP for pairs of barrels, before their first load (rules-data.md B3)."""
         for p in self.order:
-            b, powers = self.game.boards[p], self.shippers[p]
+            b, powers = self.board(p), self.shippers[p]
             b.doubloons += powers.start_doubloons
             if powers.start_vp_per_pair:  # most players have no union hall: no pairs to count
                 self.game.give_vp(p, powers.start_vp_per_pair * sum(n // 2 for n in b.goods.values()))
@@ -426,7 +426,7 @@ class Captain(Phase):
             assert isinstance(move, Load)
             ship.good = move.good
             ship.count += best
-            self.game.boards[p].goods[move.good] -= best
+            self.board(p).goods[move.good] -= best
             self.after_load(p, best)
         elif isinstance(move, WharfLoad):
             self.use_wharf(p, move.good)
@@ -444,13 +444,11 @@ class Captain(Phase):
     def _loading(self, p: int, move: Load, columns: tuple[list[int], list[str | None], list[int]] | None = None) -> tuple[CargoShip, int]:
         """The cargo ship a load goes on and the barrels it takes, checked: the kind, the ship
         that takes the most, the count. (`columns`: the ships' `_columns`, when already read.)"""
-        rules, ships = self.rules, self.game.ships
-        good, have = move.good, self.game.boards[p].goods.get(move.good, 0)
+        rules = self.rules
+        good, have = move.good, self.board(p).goods.get(move.good, 0)
         if have <= 0:
             raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.name_of(good)}; they can load {self.options(p)}")
-        sizes, kinds, counts = _columns(ships) if columns is None else columns
-        best, at = ships_taking(sizes, kinds, counts, good, have)  # `best_ships`, the ships read once
-        allowed = list(map(ships.__getitem__, at))
+        best, allowed = best_ships(self.game.ships, good, have, columns)
         if best == 0:
             raise RuleViolation("captain.kind-blocked", f"{self.name_of(good)} cannot be loaded: {self._blocked(good)}; {self.who(p)} can load {self.options(p)}")
         chosen: CargoShip | None = None
@@ -575,15 +573,13 @@ class Captain(Phase):
         vp = powers.load(barrels, p not in self.loaded)
         self.loaded.add(p)
         self.game.give_vp(p, vp)
-        self.game.boards[p].doubloons += powers.load_doubloons
+        self.board(p).doubloons += powers.load_doubloons
 
     # --- the end -------------------------------------------------------------------------
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
-        if self.next_loader() is not None:
-            boards = self.game.boards
-            room, empty = loadable(*_columns(self.game.ships))  # `can_load` for each player, the ships read once
-            waiting = [q for q in self._rotation() if holds_loadable(boards[q].goods.items(), room, empty)]
+        if self.next_loader() is not None:  # the usual end: nobody can load, nothing more to ask
+            waiting = [q for q in self._rotation() if self.can_load(q)]
             q = waiting[0]
             others = [self.who(x) for x in waiting[1:]]
             also = f" (also {listing(others, 'and')})" if others else ""
@@ -603,7 +599,7 @@ class Captain(Phase):
         missing: list[int] = []
         decided: dict[int, dict[str, int]] = {}
         for p in self.order:
-            b = self.game.boards[p]
+            b = self.board(p)
             powers = self.shippers[p]  # `storage` as the phase's powers read it (kept up to date by `buildings_changed`)
             kinds, barrels = powers.store_kinds, powers.store_barrels
             if p in keep:
@@ -625,7 +621,7 @@ class Captain(Phase):
                 f"the captain phase needs 'keep' for {listing(texts, 'and')}: what stays on the board is their choice",
             )
         for p, kept in decided.items():
-            b = self.game.boards[p]
+            b = self.board(p)
             for good, have in b.goods.items():
                 lost = have - kept.get(good, 0)
                 if lost:

@@ -18,9 +18,7 @@ def capacity(board_buildings: dict[str, int], manned: dict[str, int], rules: Rul
     plantations = manned.get(good, 0)
     if not plantations or not rules.good[good].building_needed:
         return plantations
-    circles = 0
-    for b in rules.producers[good]:
-        circles += board_buildings.get(b, 0)
+    circles = sum(board_buildings.get(b, 0) for b in rules.producers[good])
     return min(plantations, circles)
 
 
@@ -31,25 +29,19 @@ class Craftsman(Phase):
 
     def start(self) -> None:
         game, rules = self.game, self.rules
-        supply = game.goods_supply
-        extra = "craft.extra-barrel" in rules.effects or "craft.most-kind" in rules.effects  # `after_production` has work in this ruleset
         self.produced: dict[int, dict[str, int]] = {}
         for p in self.order:
-            b = self.game.boards[p]
-            manned = b.manned
+            b = self.board(p)
             made: dict[str, int] = {}
             for good in rules.goods:
-                if not manned.get(good, 0):  # no occupied plantation of the kind: nothing made (most kinds, most boards)
-                    continue
-                want = capacity(b.buildings, manned, rules, good)
-                got = min(want, supply[good])
+                want = capacity(b.buildings, b.manned, rules, good)
+                got = min(want, game.goods_supply[good])
                 if got > 0:
                     game.goods_supply[good] -= got
                     b.goods[good] = b.goods.get(good, 0) + got
                     made[good] = got
             self.produced[p] = made
-            if extra:
-                self.after_production(p, made)
+            self.after_production(p, made)
             for factory in b.powers(rules, "craft.kinds-bonus"):
                 b.doubloons += factory.doubloons.get(len(made), 0)
         self.extra_done = False
@@ -60,7 +52,7 @@ class Craftsman(Phase):
     def after_production(self, p: int, made: dict[str, int]) -> None:
         """Powers that add to production: an extra barrel of a kind made in a large production
         building (aqueduct); doubloons for the most barrels of one kind (specialty factory)."""
-        game, rules, b = self.game, self.rules, self.game.boards[p]
+        game, rules, b = self.game, self.rules, self.board(p)
         for aqueduct in b.powers(rules, "craft.extra-barrel"):
             for good in aqueduct.goods:
                 in_large = any(

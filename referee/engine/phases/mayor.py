@@ -25,12 +25,12 @@ class Mayor(TurnPhase):
 
     def start(self) -> None:
         game = self.game
-        boards, order, n = game.boards, self.order, game.n
+        board = self.board(self.chooser)
         privilege = min(self.privilege(), game.colonist_supply)
         game.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
-        boards[self.chooser].san_juan += privilege
+        board.san_juan += privilege
         for i in range(game.colonist_ship):  # one at a time, clockwise from the mayor
-            boards[order[i % n]].san_juan += 1
+            self.board(self.order[i % game.n]).san_juan += 1
         game.colonist_ship = 0
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
@@ -47,12 +47,11 @@ class Mayor(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Arrange):
             raise wrong_move(self, move)
-        rules, b = self.rules, self.game.boards[p]
+        rules, b = self.rules, self.board(p)
         col = rules.terms.colonist
-        island, forest = b.island, rules.forest_id
         for tile, n in move.tiles.items():
-            owned = island.get(tile, 0)
-            if tile == forest:  # `rules.has_circle`, asked for every tile of every arrangement
+            owned = b.island.get(tile, 0)
+            if not rules.has_circle(tile):
                 raise RuleViolation("mayor.arrangement", f"a forest has no circle: no {col[0]} can be placed on it")
             if n > owned:
                 raise RuleViolation("mayor.arrangement", f"{self.who(p)} has {owned} {self.name_of(tile)} {'tile' if owned == 1 else 'tiles'}, so {n} cannot be occupied")
@@ -81,13 +80,13 @@ class Mayor(TurnPhase):
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Arrange)
-        b = self.game.boards[p]
+        b = self.board(p)
         b.manned = dict(move.tiles)
         b.buildings = dict.fromkeys(b.buildings, 0) | move.buildings  # every building kept, in its order; those not written empty
         b.san_juan = move.san_juan
 
     def skip(self, p: int) -> None:
-        b = self.game.boards[p]
+        b = self.board(p)
         total = b.colonists()
         circles = b.circles(self.rules)
         if total >= circles:  # no choice: every circle is filled, the rest wait in San Juan
@@ -98,7 +97,7 @@ class Mayor(TurnPhase):
 
     def check_pass(self, p: int) -> None:
         """A player left out is arranged for only when the rules leave no choice."""
-        b = self.game.boards[p]
+        b = self.board(p)
         total = b.colonists()
         circles = b.circles(self.rules)
         if total >= circles or total == 0:
@@ -111,9 +110,7 @@ class Mayor(TurnPhase):
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         game, rules = self.game, self.rules
-        empty = 0
-        for b in game.boards:
-            empty += b.empty_building_circles(rules)
+        empty = sum(b.empty_building_circles(rules) for b in game.boards)
         required = max(empty, game.setup.ship_colonists)
         if game.colonist_supply >= required:
             game.colonist_supply -= required

@@ -15,7 +15,7 @@ class Prospector(Phase):
     role = "prospector"
 
     def start(self) -> None:
-        self.game.boards[self.chooser].doubloons += self.privilege()
+        self.board(self.chooser).doubloons += self.privilege()
 
     def play(self, p: int, move: AnyMove) -> None:
         self.check_play(p, move)

@@ -26,7 +26,7 @@ class Settler(TurnPhase):
         return listing([self.name_of(t) for t in self.game.face_up], "and") if self.game.face_up else "none left"
 
     def free_spaces(self, p: int) -> int:
-        return self.rules.model.island_spaces - self.game.boards[p].island_filled()
+        return self.rules.model.island_spaces - self.board(p).island_filled()
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
         """Pass; every face-up tile and the quarry, with the hacienda's draw of each kind the
@@ -48,7 +48,7 @@ class Settler(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Settle):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.game.boards[p]
+        game, rules, b = self.game, self.rules, self.board(p)
         if move.tile is None and (move.hospice or move.forest):
             self._clause_without_tile(p, move)
         free = self.free_spaces(p)
@@ -88,7 +88,7 @@ class Settler(TurnPhase):
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Settle)
-        game, rules, b = self.game, self.rules, self.game.boards[p]
+        game, rules, b = self.game, self.rules, self.board(p)
         if move.extra_tile is not None:
             if sum(game.deck.values()) == 0:
                 game.deck, game.discards = game.discards, game.deck  # the discards are reshuffled into a new stack
@@ -148,7 +148,7 @@ class Settler(TurnPhase):
         game = self.game
         discards = game.discards.copy()
         for tile in game.face_up:  # the row's leftovers are discarded
-            discards[tile] = discards.get(tile, 0) + 1
+            discards[tile] += 1
         available = sum(game.deck.values()) + sum(discards.values())
         if reveal is None:
             if available == 0 or game.ends_with_this_phase():

@@ -20,7 +20,7 @@ class Trader(TurnPhase):
         return self.rules.model.trading_house_spaces
 
     def closed(self) -> bool:
-        return len(self.game.trading_house) >= self.rules.model.trading_house_spaces  # `spaces`: asked at every move
+        return len(self.game.trading_house) >= self.spaces()
 
     def closed_reason(self) -> str:
         return f"the {self.rules.terms.trading_house} is full ({count(self.spaces(), self.rules.terms.barrel)}): nobody else sells in {self.title}"
@@ -34,7 +34,7 @@ class Trader(TurnPhase):
 
     def income(self, p: int, good: str, markets: bool = True) -> tuple[int, str]:
         """What selling `good` brings player `p`: price, privilege, market bonuses."""
-        rules, b = self.rules, self.game.boards[p]
+        rules, b = self.rules, self.board(p)
         parts = [f"price {rules.good[good].price}"]
         if p == self.chooser:
             parts.append(f"{self.name_of('trader')} +{self.privilege()}")
@@ -48,7 +48,7 @@ class Trader(TurnPhase):
         if p == self.chooser:
             total += self.privilege()
         if markets:
-            for bonus in self.game.boards[p].powers(self.rules, "trade.bonus"):
+            for bonus in self.board(p).powers(self.rules, "trade.bonus"):
                 total += bonus.doubloons
         return total
 
@@ -73,7 +73,7 @@ class Trader(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Sell):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.game.boards[p]
+        game, rules, b = self.game, self.rules, self.board(p)
         good = move.good
         if move.own_post:
             self._check_own_post(p, move)
@@ -115,7 +115,7 @@ class Trader(TurnPhase):
         """The sale: to the trading house, or to the player's own trading post, where the
         barrel returns to the supply and markets count only if the ruleset says so."""
         assert isinstance(move, Sell)
-        game, b = self.game, self.game.boards[p]
+        game, b = self.game, self.board(p)
         if move.own_post:
             income = self._earned(p, move.good, b.powers(self.rules, "trade.own-post")[0].markets)
             game.goods_supply[move.good] += 1
