@@ -582,7 +582,8 @@ class _QuickReader:
 
 @contextmanager
 def collection_paused() -> Iterator[None]:
-    """Python's collector of reference cycles paused while a document is read and its tree is alive.
+    """Python's collector of reference cycles paused while a document is read and its tree is
+    alive (and while the shipping calculator searches: many objects, no cycles).
 
     The collector runs after every 700 new containers. A log's tree is a few thousand, alive until
     the log is read, so a collection during reading walks it and moves it to an older generation,

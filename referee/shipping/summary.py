@@ -177,11 +177,8 @@ class _ExpectedPlay:
         move of it a turn."""
         key = self.tails[player]
         if must_load(key):
-            tails = self.phase.tails
-            options = tails.options(key)
-            if len(options) > 1:
-                self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
-            move, after, vp, money = tails.expected_move(key)
+            self._tail_decision(player, key)
+            move, after, vp, money = self.phase.tails.expected_move(key)
             self._play(player, move)
             self.vp[player] += vp
             self.money[player] += money
@@ -193,9 +190,7 @@ class _ExpectedPlay:
             self.tails[player] = after
             return True
         if player not in self.waiting:
-            options = self.phase.tail_options(key)
-            if len(options) > 1:
-                self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
+            self._tail_decision(player, key)
             end = self.phase.tail(key).expected
             self.waiting[player] = list(end.moves)
             self.vp[player] += end.vp
@@ -206,6 +201,12 @@ class _ExpectedPlay:
             return False
         self._play(player, moves.pop(0))
         return True
+
+    def _tail_decision(self, player: int, key: TailKey) -> None:
+        """A dropped-out player's decision at their tail `key`, with its choices (when they have more than one)."""
+        options = self.phase.tail_options(key)
+        if len(options) > 1:
+            self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
 
     def _choice(self, move: Move | None, player: int, worst: int, expected: int, best: int, kept: int) -> Choice:
         so_far = self.vp[player]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from referee.shipping.compact import LOAD, Goods, Move
+from referee.shipping.compact import LOAD, Goods, Move, replaced
 
 if TYPE_CHECKING:
     from referee.shipping.phase import CaptainPhase
@@ -66,21 +66,14 @@ class Tails:
         return hit
 
     def _settle(self, key: TailKey) -> Tail:
-        worst = best = 0
-        expected: TailEnd | None = None
-        if not must_load(key):
-            expected = self._stop(key)
-        for move, after, vp, money in self.moves(key):
-            rest = self.tail(after)
-            end = rest.expected
-            if expected is None:
-                worst, best = rest.worst + vp, rest.best + vp
-            else:
-                worst, best = min(worst, rest.worst + vp), max(best, rest.best + vp)
-            if expected is None or (end.vp + vp, end.kept) > (expected.vp, expected.kept):  # the first of the best
-                expected = TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves))
-        assert expected is not None, "a player who must load has a load"
-        return Tail(worst, best, expected)
+        """The tail from `key`, read off its first decision (`options`)."""
+        options = [tail for _, tail in self.options(key)]
+        assert options, "a player who must load has a load"
+        expected = options[0].expected
+        for tail in options[1:]:
+            if (tail.expected.vp, tail.expected.kept) > (expected.vp, expected.kept):  # the first of the best
+                expected = tail.expected
+        return Tail(min(tail.worst for tail in options), max(tail.best for tail in options), expected)
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
@@ -148,5 +141,4 @@ def must_load(key: TailKey) -> bool:
 
 def _without(goods: Goods, places: Places, k: int, left: int) -> tuple[Goods, Places]:
     """Barrels and places after the player's barrels of kind `k` go down to `left`."""
-    after = goods[:k] + (left,) + goods[k + 1 :]  # noqa: RUF005
-    return after, (places if left else places[:k] + (-1,) + places[k + 1 :])  # noqa: RUF005
+    return replaced(goods, k, left), (places if left else replaced(places, k, -1))

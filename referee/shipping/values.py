@@ -17,12 +17,12 @@ the lines of play.
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from referee.shipping.phase import CaptainPhase, Key, Shift, State, Step, TailKey
+from referee.source import collection_paused
 
 Values = tuple[int, ...]
 PROGRESS_EVERY = 1024  # states valued between two calls of a search's `progress`
@@ -182,14 +182,11 @@ def quiet_search() -> Iterator[None]:
     """For the length of a search: a recursion limit above the deepest line of play (one level
     a move: a few hundred at most), and the cyclic garbage collector paused (the search makes no
     reference cycles, but its memo grows to many objects, which the collector would walk again
-    and again)."""
+    and again: `collection_paused`)."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20_000))
-    collecting = gc.isenabled()  # False inside another quiet search: that one turns it back on
-    gc.disable()
     try:
-        yield
+        with collection_paused():
+            yield
     finally:
         sys.setrecursionlimit(old)
-        if collecting:
-            gc.enable()
