@@ -12,12 +12,17 @@ Prints, each as the whole `referee ship` process (start-up, reading, search, out
 4. realistic positions: 200 random positions of 3 to 5 players, 1 to 5 kinds of 1 to 3 barrels
    each, wharfs, harbors, warehouses, partly loaded ships, base and expansion-1 (fixed seed): the
    median, 90th percentile and slowest summary, and how many take over 1 s (each stopped at
-   `--cap` seconds); with `--slowest N`, the N slowest of them, each with its states.
+   `--cap` seconds); with `--slowest N`, the N slowest of them, each with its states;
+5. captain phases of games: the position at every captain role choice of the corpus games
+   (`tests/corpus`) and of `--games` random-play games of each ruleset (base, expansion-1; 3 to 5
+   players): the search in this process (median, 99th percentile, slowest), and every phase whose
+   search takes over 0.5 s again as a whole `referee ship` process: how many take over 1 s.
 
     python benchmarks/shipping.py              # everything (a few minutes)
     python benchmarks/shipping.py --skip-all   # without the --all run (over a minute)
     python benchmarks/shipping.py --repeat 5 --realistic 50
     python benchmarks/shipping.py --skip-all --slowest 10   # which realistic positions to profile
+    python benchmarks/shipping.py --only-games --games 150  # the captain phases of 312 games
 """
 
 from __future__ import annotations
@@ -32,6 +37,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.records.log import GameRecord
 
 WORST = (Path(__file__).resolve().parent.parent / "fixtures" / "positions" / "heavy-5p.yaml").read_text()
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +92,7 @@ def realistic_positions(count: int) -> list[str]:
     from referee.diagnostics import InputError
     from referee.records.position import read_position
 
-    rng, out = random.Random(2026), []
+    rng, out = random.Random(2026), list[str]()
     while len(out) < count:
         text = realistic(rng)
         try:
@@ -94,6 +103,63 @@ def realistic_positions(count: int) -> list[str]:
     return out
 
 
+def game_positions(games: int) -> list[tuple[str, str]]:
+    """(game, position) at every captain role choice of the corpus games and of `games`
+    random-play games of each ruleset: the position as the table sees it, the captain first."""
+    from referee.play import play, to_log
+    from referee.records.log import read_log
+    from referee.rulesets.load import load_ruleset
+
+    records: list[tuple[str, GameRecord]] = []
+    for path in sorted((ROOT / "tests" / "corpus").glob("*.yaml")):
+        records.append((path.name, read_log(path.read_text(), path.name)))
+    for ruleset in ("base", "expansion-1"):
+        rules = load_ruleset(ruleset)
+        for seed in range(games):
+            name = f"{ruleset} random-play game {seed}"
+            records.append((name, read_log(to_log(play(rules, 3 + seed % 3, seed), ruleset), name)))
+    return [(name, text) for name, record in records for text in captain_positions(record)]
+
+
+def captain_positions(record: GameRecord) -> list[str]:
+    """The shipping position at each captain role choice of a game log."""
+    from referee.records.write_position import captain_position
+    from referee.replays import replay_steps
+
+    return [captain_position(step.game, step.phase.chooser) for step in replay_steps(record) if step.kind == "role" and step.phase.role == "captain"]
+
+
+def time_games(games: int, tmp: Path) -> None:
+    """Print the figures of the captain phases of games (see the module)."""
+    from referee.records.position import read_position
+    from referee.shipping import answer
+
+    phases = game_positions(games)
+    timed = []
+    for name, text in phases:
+        position = read_position(text, "game.yaml")
+        start = time.perf_counter()
+        answer(position)
+        timed.append((time.perf_counter() - start, name, text))
+    timed.sort(key=lambda t: t[0])
+    seconds = [t[0] for t in timed]
+    # a whole process adds its start-up (about 0.3 s): every phase that might then pass 1 s is run as one
+    whole = [(referee("ship", str(_written(tmp / "game.yaml", text)), "--format", "json")[0], name, text) for search, name, text in timed if search > 0.5]
+    over = [t for t in whole if t[0] > 1]
+    print(
+        f"captain phases of games: {len(timed):,} ({games} random-play games of each ruleset and the corpus); search in process: median {statistics.median(seconds) * 1000:.1f} ms, "
+        f"99th percentile {seconds[int(len(seconds) * 0.99)] * 1000:.0f} ms, slowest {seconds[-1]:.2f} s; whole process over 1 s: {len(over)} "
+        f"({sum('small wharf' in t[2].lower() for t in over)} of them with a small wharf owner)"
+    )
+    for seconds_whole, name, _ in sorted(whole, reverse=True)[:5]:
+        print(f"  {name}: {seconds_whole:.2f} s as a whole process")
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -101,8 +167,16 @@ def main() -> None:
     parser.add_argument("--realistic", type=int, default=200, help="realistic positions to time")
     parser.add_argument("--cap", type=float, default=20.0, help="seconds after which a realistic position is stopped (and counted as over)")
     parser.add_argument("--skip-all", action="store_true", help="leave out the --all run of the worst case")
-    parser.add_argument("--slowest", type=int, default=0, metavar="N", help="also list the N slowest realistic positions (their index in the list, seconds, states)")
+    parser.add_argument(
+        "--slowest", type=int, default=0, metavar="N", help="also list the N slowest realistic positions (their index in the list, seconds, states)"
+    )
+    parser.add_argument("--games", type=int, default=50, help="random-play games of each ruleset whose captain phases are timed")
+    parser.add_argument("--only-games", action="store_true", help="time the captain phases of games only")
     args = parser.parse_args()
+    if args.only_games:
+        with tempfile.TemporaryDirectory() as tmp:
+            time_games(args.games, Path(tmp))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         worst = Path(tmp) / "worst.yaml"
         worst.write_text(WORST)
@@ -112,17 +186,23 @@ def main() -> None:
         states = answer(read_position(WORST, "worst.yaml")).states
         runs = [referee("ship", str(worst), "--format", "json") for _ in range(max(1, args.repeat))]
         times = sorted(r[0] for r in runs)
-        print(f"worst case, summary: {states:,} states; first run {runs[0][0]:.2f} s, fastest {times[0]:.2f} s, median {statistics.median(times):.2f} s; "
-              f"peak memory {max(r[2] for r in runs)} MB (targets: 10 s, 1 GB)")
+        print(
+            f"worst case, summary: {states:,} states; first run {runs[0][0]:.2f} s, fastest {times[0]:.2f} s, median {statistics.median(times):.2f} s; "
+            f"peak memory {max(r[2] for r in runs)} MB (targets: 10 s, 1 GB)"
+        )
         if not args.skip_all:
             seconds, first, memory, output = referee("ship", str(worst), "--format", "json", "--all")
             outcomes = output.count(b'"ships"') - 1  # each outcome has one, and so has the expected play
-            print(f"worst case, --all: {outcomes:,} outcomes; first written after {first:.2f} s, all after {seconds:.1f} s; peak memory {memory} MB "
-                  f"(targets: 2 s, 120 s, 2 GB)")
+            print(
+                f"worst case, --all: {outcomes:,} outcomes; first written after {first:.2f} s, all after {seconds:.1f} s; peak memory {memory} MB "
+                f"(targets: 2 s, 120 s, 2 GB)"
+            )
         example = ROOT / "fixtures" / "positions" / "formats-example.yaml"
         small = sorted(referee("ship", str(example))[0] for _ in range(5))
         bare = sorted(_bare_imports() for _ in range(5))
-        print(f"small position, whole process: median {statistics.median(small):.3f} s (bare imports of typer, pydantic, ruamel.yaml: {statistics.median(bare):.3f} s)")
+        print(
+            f"small position, whole process: median {statistics.median(small):.3f} s (bare imports of typer, pydantic, ruamel.yaml: {statistics.median(bare):.3f} s)"
+        )
         texts = realistic_positions(args.realistic)
         seconds_each = []
         for i, text in enumerate(texts):
@@ -138,12 +218,15 @@ def main() -> None:
         over = [i for i, s in enumerate(seconds_each) if s > 1]
         small_wharf = sum("small wharf" in texts[i] for i in over)
         slowest = "over the cap" if ordered[-1] == float("inf") else f"{ordered[-1]:.2f} s"
-        print(f"realistic positions: {len(texts)}; median {statistics.median(ordered):.2f} s, 90th percentile {ordered[int(len(ordered) * 0.9)]:.2f} s, "
-              f"slowest {slowest}; over 1 s: {len(over)} ({small_wharf} of them with a small wharf owner)")
+        print(
+            f"realistic positions: {len(texts)}; median {statistics.median(ordered):.2f} s, 90th percentile {ordered[int(len(ordered) * 0.9)]:.2f} s, "
+            f"slowest {slowest}; over 1 s: {len(over)} ({small_wharf} of them with a small wharf owner)"
+        )
         for i in sorted(range(len(texts)), key=lambda i: -seconds_each[i])[: args.slowest]:
             states = answer(read_position(texts[i], "r.yaml")).states
             owners = "small wharf" if "small wharf" in texts[i] else "no small wharf"
             print(f"  #{i}: {seconds_each[i]:.2f} s, {states:,} states, {texts[i].count('name:')} players, {owners}")
+        time_games(args.games, Path(tmp))
     print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
 
 

@@ -37,7 +37,8 @@ class PlayerOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One distinct end of the phase: each player's result, and the cargo ships after unloading."""
+    """One distinct end of the phase: each player's result, and the cargo ships after unloading
+    (`ShipRecord`s as a position's: the kind on a ship is the ruleset's id, `rules.name` names it)."""
 
     players: tuple[PlayerOutcome, ...]
     ships: tuple[ShipRecord, ...]
