@@ -60,11 +60,11 @@ def ship_report(
 def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], asker: int | None, asked: bool, as_json: bool, limit: int | None) -> Iterator[str]:
     """`--all`: every outcome as it is found (at most `limit`), then the answer; `forced` is
     read off the list when it is whole."""
-    from referee.render.shipping import answer_json, answer_text, heading, outcome_json, outcome_line
+    from referee.render.shipping import OutcomeTexts, answer_json, answer_text, heading, outcome_line
     from referee.shipping import answer, lighthouse
 
     names, rules = [p.name for p in position.players], position.rules
-    doubloons = lighthouse(position)
+    texts = OutcomeTexts(names, rules, lighthouse(position))
     if as_json:
         yield '{"file": ' + json_text(file) + ', "outcomes": ['
     else:
@@ -76,7 +76,7 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
             truncated = True
             break
         count += 1
-        yield ((", " if count > 1 else "") + json_text(outcome_json(o, names, rules, doubloons))) if as_json else printable(outcome_line(count, o, names, rules)) + "\n"
+        yield ((", " if count > 1 else "") + texts.text(o)) if as_json else printable(outcome_line(count, o, names, rules)) + "\n"
     result = answer(position, asker, None if truncated else count == 1)
     if as_json:
         rest = answer_json(file, result)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.moves import AnyMove
+from referee.output import json_text
 from referee.records.position import Position, ShipRecord
 from referee.render.tables import table
 from referee.rulesets.rules import Rules
@@ -37,6 +38,31 @@ def outcome_json(o: Outcome, names: list[str], rules: Rules, doubloons: bool) ->
     """One outcome: each player's VP, barrels shipped, kept and lost (and doubloons gained, when
     a lighthouse is in play), and the cargo ships after unloading."""
     return {"players": {name: _player_json(p, doubloons) for name, p in zip(names, o.players, strict=True)}, "ships": _ships_json(o.ships, rules)}
+
+
+class OutcomeTexts:
+    """The outcomes of a list (`--all`) as JSON text, each as `json_text(outcome_json(...))`
+    writes it, but each player's part and the ships written once: a list has many outcomes
+    and few distinct parts (the test compares the two texts)."""
+
+    def __init__(self, names: list[str], rules: Rules, doubloons: bool) -> None:
+        self.names, self.rules, self.doubloons = names, rules, doubloons
+        self._players: list[dict[tuple[object, ...], str]] = [{} for _ in names]
+        self._ships: dict[tuple[ShipRecord, ...], str] = {}
+
+    def text(self, o: Outcome) -> str:
+        """One outcome, as one line of JSON."""
+        parts = []
+        for name, p, written in zip(self.names, o.players, self._players, strict=True):
+            key = (p.vp, p.doubloons, tuple(p.shipped.items()), tuple(p.kept.items()), tuple(p.lost.items()))
+            part = written.get(key)
+            if part is None:
+                part = written[key] = json_text({name: _player_json(p, self.doubloons)})[1:-1]
+            parts.append(part)
+        ships = self._ships.get(o.ships)
+        if ships is None:
+            ships = self._ships[o.ships] = json_text(_ships_json(o.ships, self.rules))
+        return '{"players": {' + ", ".join(parts) + '}, "ships": ' + ships + "}"
 
 
 def _player_json(p: PlayerOutcome, doubloons: bool) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from referee.records.position import Position
-from referee.shipping.outcomes import Outcome, PlayerOutcome, ends, outcome
+from referee.shipping.outcomes import Outcome, Parts, PlayerOutcome, ends, outcome
 from referee.shipping.phase import PLAIN, CaptainPhase
 from referee.shipping.summary import Answer, Choice, Choices, Played, Range, answer
 
@@ -25,7 +25,8 @@ def all_outcomes(position: Position, limit: int | None = None) -> Iterator[Outco
     """Every distinct outcome of the position's captain phase, one at a time (at most `limit`),
     the first at once; nothing but the states seen and the outcomes written is held."""
     phase = CaptainPhase(position, PLAIN)
-    found = (outcome(phase, end) for end in ends(phase))
+    parts = Parts()
+    found = (outcome(phase, end, parts) for end in ends(phase))
     return found if limit is None else islice(found, limit)
 
 

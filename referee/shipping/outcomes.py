@@ -12,7 +12,7 @@ at once, from the line of first moves; every end comes exactly once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
 from referee.records.position import ShipRecord
@@ -44,26 +44,45 @@ class Outcome:
     ships: tuple[ShipRecord, ...]
 
 
-def outcome(phase: CaptainPhase, end: End) -> Outcome:
-    """An end as the players read it: barrels shipped since the position, kept and lost in storage."""
+@dataclass(slots=True)
+class Parts:
+    """What the ends of a long list share, each read once: each player's barrels shipped, kept
+    and lost, by the barrels they have left (a list has many ends and few of those); the cargo
+    ships after unloading."""
+
+    players: dict[tuple[int, Goods], tuple[tuple[tuple[str, int], ...], ...]] = field(default_factory=dict)
+    ships: dict[tuple[tuple[int | None, int], ...], tuple[ShipRecord, ...]] = field(default_factory=dict)
+
+
+def outcome(phase: CaptainPhase, end: End, parts: Parts | None = None) -> Outcome:
+    """An end as the players read it: barrels shipped since the position, kept and lost in storage
+    (`parts`: shared by the ends of a list)."""
+    if parts is None:
+        parts = Parts()
     ships, players = end
-    rules = phase.rules
-    named = rules.name
     results = []
     for p, (vp, goods, money) in enumerate(players):
-        kept = phase.keep(p, goods)
-        start = phase.start_goods[p]
-        results.append(
-            PlayerOutcome(
-                vp,
-                {named(good): start[k] - goods[k] for k, good in enumerate(phase.kinds) if start[k] > goods[k]},
-                {named(good): kept[k] for k, good in enumerate(phase.kinds) if kept[k]},
-                {named(good): goods[k] - kept[k] for k, good in enumerate(phase.kinds) if goods[k] > kept[k]},
-                money,
-            )
-        )
-    records = tuple(ShipRecord(size, None if kind is None else phase.kinds[kind], held) for size, (kind, held) in zip(phase.sizes, ships, strict=True))
+        part = parts.players.get((p, goods))
+        if part is None:
+            part = parts.players[(p, goods)] = _part(phase, p, goods)
+        shipped, kept, lost = part
+        results.append(PlayerOutcome(vp, dict(shipped), dict(kept), dict(lost), money))
+    records = parts.ships.get(ships)
+    if records is None:
+        records = parts.ships[ships] = tuple(ShipRecord(size, None if kind is None else phase.kinds[kind], held) for size, (kind, held) in zip(phase.sizes, ships, strict=True))
     return Outcome(tuple(results), records)
+
+
+def _part(phase: CaptainPhase, p: int, goods: Goods) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Player `p`'s barrels shipped, kept and lost, holding `goods` at the end (by the ruleset's names)."""
+    named = phase.rules.name
+    kept = phase.keep(p, goods)
+    start = phase.start_goods[p]
+    return (
+        tuple((named(good), start[k] - goods[k]) for k, good in enumerate(phase.kinds) if start[k] > goods[k]),
+        tuple((named(good), kept[k]) for k, good in enumerate(phase.kinds) if kept[k]),
+        tuple((named(good), goods[k] - kept[k]) for k, good in enumerate(phase.kinds) if goods[k] > kept[k]),
+    )
 
 
 def ends(phase: CaptainPhase) -> Iterator[End]:
@@ -100,8 +119,10 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
         yield from finish(*_first_line(phase, root))  # one end at once, before the long walk
         # Every move takes barrels from the players: a state's predecessors all hold more
         # barrels than it does, so by layers of barrels held, a state is reached by all its
-        # prefixes before it is expanded, once.
-        layers: dict[int, dict[State, set[Prefix]]] = {_barrels(phase, phase.root): {phase.root: {root}}}
+        # prefixes before it is expanded, once. The prefixes of a state are the keys of a dict, in
+        # the order met: a set's order would follow hashes, which for tuples holding None (by its
+        # address, before Python 3.12) change from run to run, and so would the list's order.
+        layers: dict[int, dict[State, dict[Prefix, None]]] = {_barrels(phase, phase.root): {phase.root: {root: None}}}
         while layers:
             layer = layers.pop(max(layers))
             for state, prefixes in layer.items():
@@ -115,8 +136,9 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
                     below = layers.setdefault(_barrels(phase, child), {})
                     reached = below.get(child)
                     if reached is None:
-                        reached = below[child] = set()
-                    reached.update(_after(prefix, q, step, interned) for prefix in prefixes)
+                        reached = below[child] = {}
+                    for prefix in prefixes:
+                        reached[_after(prefix, q, step, interned)] = None
             del layer
 
 
