@@ -18,6 +18,8 @@ Playing and checking:
 - `score(boards, rules)` -> `[Score]`: final scores with every part; `winners(scores)`
 - `score_sheet(data, file)` -> `LogReport`: a score sheet scored
 - `ship(position)` -> `Answer`: the shipping calculator; `all_outcomes(position)` every outcome
+- `captain_position(game, captain)` -> `str`: the shipping position of a game whose captain is
+  about to be chosen (for `read_position`), to put a game's captain phases to the calculator
 - `canonical_log(record)` -> `str`: a log written back in canonical form
 """
 
@@ -37,6 +39,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time each name is importe
     from referee.records.log import GameRecord, read_log
     from referee.records.position import Position, read_position
     from referee.records.write import canonical as canonical_log
+    from referee.records.write_position import captain_position
     from referee.replays import Replay, Step, replay, replay_steps
     from referee.rulesets.load import load_ruleset
     from referee.rulesets.rules import Rules
@@ -66,6 +69,7 @@ _API: dict[str, tuple[str, str]] = {
     "Position": ("referee.records.position", "Position"),
     "read_position": ("referee.records.position", "read_position"),
     "canonical_log": ("referee.records.write", "canonical"),
+    "captain_position": ("referee.records.write_position", "captain_position"),
     "Replay": ("referee.replays", "Replay"),
     "replay": ("referee.replays", "replay"),
     "replay_steps": ("referee.replays", "replay_steps"),
@@ -103,6 +107,7 @@ __all__ = [
     "__version__",
     "all_outcomes",
     "canonical_log",
+    "captain_position",
     "check_log",
     "legal_moves",
     "load_ruleset",
