@@ -180,15 +180,10 @@ def _ship(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
 _JOBS = {"/api/validate": _validate, "/api/score-sheet": _score_sheet, "/api/ship": _ship}
 
 
-# the powers that act in a captain phase: what a player's buildings give the shipping calculator
-# (loading, storage, a doubled privilege); the page offers only the buildings with one of them
-CAPTAIN_POWERS = ("store.kinds", "store.barrels", "privilege.double")
-
-
 def _rules(name: str) -> dict[str, Any]:
     """A bundled ruleset's data for the page: its words, names of goods, roles, buildings (with
     their circles, and whether they act in a captain phase), player counts."""
-    from referee.engine.phases.captain import SHIPPING_POWERS
+    from referee.engine.phases.captain import SHIPPING_POWERS, STORAGE_POWERS
     from referee.rulesets.compiled import plain
     from referee.rulesets.load import bundled_rulesets, load_ruleset
 
@@ -196,7 +191,9 @@ def _rules(name: str) -> dict[str, Any]:
         raise Refused(HTTPStatus.NOT_FOUND, {"error": f"no bundled ruleset '{name}' ({', '.join(bundled_rulesets())})"})
     rules = load_ruleset(name)
     model = rules.model
-    captain = {*SHIPPING_POWERS, *CAPTAIN_POWERS}
+    # the powers that act in a captain phase, what the page offers buildings for: loading,
+    # storage, and a doubled privilege (the captain's VP)
+    captain = {*SHIPPING_POWERS, *STORAGE_POWERS, "privilege.double"}
     return {
         "id": model.id,
         "title": model.title,

@@ -79,9 +79,10 @@ class Keys:
         frozen: tuple[object, ...] = ()
         if dead:
             held = tuple([columns[k] for k in dead])
-            frozen = self._frozen.get(held)  # type: ignore[assignment]
-            if frozen is None:  # each player's barrels of the dead kinds, sorted
-                frozen = self._frozen[held] = tuple(tuple(sorted(mine)) for mine in zip(*held, strict=True))
+            hit = self._frozen.get(held)
+            if hit is None:  # each player's barrels of the dead kinds, sorted
+                hit = self._frozen[held] = tuple(tuple(sorted(mine)) for mine in zip(*held, strict=True))
+            frozen = hit
             if self.storage:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3])  # type: ignore[operator]
                 if full:

@@ -184,14 +184,9 @@ class CaptainPhase:
         ships take and its roomy kinds (to read its key with, `keys`)."""
         kinds_n, at, n = self._kinds_n, self.goods_at, self.n
         if ships is None:
-            cargo = tuple(state[HEAD:at])
-            ships = self._cargo.get(cargo) or self._read_cargo(cargo)
-        roomy = 0
-        if self._roomy_matters and ships.placed:
-            for k, _, room in ships.placed:
-                if sum(state[at + k :: kinds_n]) <= room:  # type: ignore[arg-type]
-                    roomy |= 1 << k
-        contested = ships.contested(roomy) if roomy and self._independent else ships.live
+            ships = self.ships_taking_kinds(state)
+        roomy = self.roomy(state, ships)
+        contested = self._contested(ships, roomy)
         drops: Drops = ()
         active: int = state[4]  # type: ignore[assignment]
         for p in range(n) if mover is None or contested != before else (mover,):
@@ -250,8 +245,7 @@ class CaptainPhase:
         bit = 1 << q
         kinds, counts = self.cargo(state)
         ships = self.ships_taking_kinds(state)
-        roomy = self.roomy(state, ships) if self.reductions.independent else 0
-        contested = ships.contested(roomy) if roomy else ships.live
+        contested = self._contested(ships, self.roomy(state, ships))
         settle = self.settle
         out: list[Step] = []
         for k in ships.live:
@@ -288,17 +282,11 @@ class CaptainPhase:
         hit = self._cargo[cargo] = Cargo.read(self.sizes, cargo, self._kinds_n)
         return hit
 
-    def live(self, state: Sequence[int | None]) -> tuple[int, ...]:
-        """The kinds a cargo ship can still take in `state` (see `Cargo`)."""
-        return self.ships_taking_kinds(state).live
-
-    def roomy(self, state: Sequence[int | None], ships: Cargo | None = None) -> int:
-        """The roomy kinds of `state` (none unless a reduction reads them), as a bit mask: on a
-        cargo ship with room for every barrel the players in the state hold of it (a player who
-        dropped out holds none that a cargo ship takes, or holds it on a ship with room for
-        theirs besides: see the module)."""
-        if ships is None:
-            ships = self.ships_taking_kinds(state)
+    def roomy(self, state: Sequence[int | None], ships: Cargo) -> int:
+        """The roomy kinds of `state` (its cargo ships read as `ships`; none unless a reduction
+        reads them), as a bit mask: on a cargo ship with room for every barrel the players in the
+        state hold of it (a player who dropped out holds none that a cargo ship takes, or holds it
+        on a ship with room for theirs besides: see the module)."""
         if not ships.placed or not self._roomy_matters:
             return 0
         at, kinds_n = self.goods_at, self._kinds_n
@@ -308,17 +296,10 @@ class CaptainPhase:
                 mask |= 1 << k
         return mask
 
-    def contested(self, state: Sequence[int | None]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The kinds a cargo ship can take in `state`, and of those the contested ones (all of
-        them, unless `Reductions.independent`: those that are not roomy)."""
-        ships = self.ships_taking_kinds(state)
-        roomy = self.roomy(state, ships)
-        return ships.live, (ships.contested(roomy) if roomy and self.reductions.independent else ships.live)
-
-    def canonical(self, state: State) -> tuple[Key, Shift | None]:
-        """The memo key of `state` and its VP shift (`keys`)."""
-        ships = self.ships_taking_kinds(state)
-        return self.keys.key(state, ships, self.roomy(state, ships))
+    def _contested(self, ships: Cargo, roomy: int) -> tuple[int, ...]:
+        """The kinds a cargo ship can take (`ships`) that are contested: all of them, unless
+        `Reductions.independent`: those that are not roomy (`roomy`: their bit mask)."""
+        return ships.contested(roomy) if roomy and self._independent else ships.live
 
     # --- the players who dropped out ---------------------------------------------------------
 

@@ -108,13 +108,7 @@ class Valuation:
         values[n + decider] += vp
         values[2 * n + decider] += vp
         for p, tail_key in step.drops:
-            tail = self._tails.get(tail_key)
-            if tail is None:
-                tail = self._tail(tail_key)
-            values[p] += tail[0]
-            values[n + p] += tail[1]
-            values[2 * n + p] += tail[2]
-            values[3 * n + p] += tail[3]
+            self._add_tail(values, p, tail_key)
         return tuple(values)
 
     def rank(self, values: Values, decider: int) -> tuple[int, int, int, int]:
@@ -163,6 +157,7 @@ class Valuation:
         return tuple(values)
 
     def _add_tail(self, values: list[int], p: int, key: TailKey) -> None:
+        """`values` with player `p`'s tail from `key` added: its worst, best, expected VP and barrels kept."""
         n = self.n
         tail = self._tails.get(key) or self._tail(key)
         values[p] += tail[0]
