@@ -95,7 +95,7 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
     assert phase is not None
     if isinstance(phase, Captain):
         while True:
-            loads = phase.legal_moves()
+            loads = phase.legal_moves(passes=True)  # a turn that could only use a wharf may be let go
             if not loads:
                 break
             p, load = rng.choice(loads)
@@ -103,7 +103,7 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
             entry.moves.append((p, load))
     elif isinstance(phase, Mayor):
         for p in list(phase.order):
-            arrangement = random_arrangement(game.rules, game.boards[p], rng)
+            arrangement = random_arrangement(game.rules, game.boards[p], rng, phase.declinable(p))
             if arrangement is not None:
                 game.play(p, arrangement)
                 entry.moves.append((p, arrangement))

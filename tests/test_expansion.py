@@ -1102,12 +1102,13 @@ def test_every_move_the_engine_accepts_is_among_the_legal_moves(monkeypatch, see
 
 def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
     """Every load a player might write, whatever the rules say: each good held, each count up to
-    what they hold, each ship; the wharf with each good; the small wharf with each mix (an
-    independent source, not the engine's list)."""
+    what they hold, each ship; the wharf with each good; the small wharf with each mix; and
+    `pass`, a turn let go (an independent source, not the engine's list)."""
     from itertools import product
 
-    from referee.moves import Load, SmallWharfLoad, WharfLoad
+    from referee.moves import Load, Pass, SmallWharfLoad, WharfLoad
 
+    yield Pass()
     held = {good: n for good, n in game.boards[q].goods.items() if n > 0}
     for good, n in held.items():
         for count in range(1, n + 1):
@@ -1120,7 +1121,7 @@ def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
             yield SmallWharfLoad(goods=tuple((k, c) for k, c in zip(kinds, counts, strict=True) if c))
 
 
-@pytest.mark.parametrize(("ruleset", "seed"), [(name, seed) for name in ("expansion-1", "base") for seed in range(6)])
+@pytest.mark.parametrize(("ruleset", "seed"), [(name, seed) for name in ("expansion-1", "base") for seed in range(6)] + [("base", 9), ("base", 11)])  # 9, 11: wharfs
 def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, ruleset, seed):
     """Issue 18.2's property in the captain phase: every load anyone may make (an independent,
     exhaustive list of what could be written, each tried in the engine) is among the legal
@@ -1161,8 +1162,9 @@ SEEN_LOADS: Counter[str] = Counter()
 
 def test_the_load_property_saw_every_kind_of_load():
     """Run after the property above (pytest keeps the file's order): its games used wharfs and
-    small wharfs too, so that each kind of load was compared with the legal moves."""
-    assert SEEN_LOADS["load"] and SEEN_LOADS["wharf"] and SEEN_LOADS["small-wharf"], SEEN_LOADS
+    small wharfs too, and turns that could be let go, so that each kind of load, and `pass`,
+    was compared with the legal moves."""
+    assert SEEN_LOADS["load"] and SEEN_LOADS["wharf"] and SEEN_LOADS["small-wharf"] and SEEN_LOADS["pass"], SEEN_LOADS
 
 # --- Library in the two-player game (rules-data.md, Library; item 50): once per round -------------
 
@@ -1196,3 +1198,26 @@ def test_with_three_players_the_library_doubles_every_privilege():
     game.choose_role(0, "mayor")  # 2 privilege colonists, and one of the 3 on the ship
     assert game.boards[0].san_juan == 2 + 1
     assert game.privilege_doubled(0) and game.privilege_doubled(0)  # no limit with 3 players
+
+
+def test_with_a_library_the_mayor_may_decline_one_or_both_privilege_colonists():
+    """formats.md section 1, version 3: two fewer with a library, or one of two. Anna has the
+    library's colonist, the privilege's two and one from the ship: 4 for 2 circles (her indigo
+    plantation and the library); 3 or 2 say that she declined one or both."""
+    from referee.diagnostics import RuleViolation
+    from referee.engine import legal
+    from referee.moves import parse_move
+
+    game, _ = library_game(3)
+    supply = game.colonist_supply
+    game.choose_role(0, "mayor")
+    rules = game.rules
+    assert [m.text(rules) for m in legal.moves(game, 0)] == ["indigo, library, san juan 2", "indigo, library, san juan 1", "indigo, library"]
+    assert legal.count_moves(game, 0) == 3
+    with pytest.raises(RuleViolation) as refused:  # three fewer: more than the privilege gave
+        game.play(0, parse_move("mayor", "library", rules))
+    assert refused.value.rule == "mayor.colonist-count"
+    assert "Anna has 4 colonists (3 or 2 declining one or both of the privilege's colonists)" in refused.value.message
+    game.play(0, parse_move("mayor", "indigo, library", rules))
+    assert game.boards[0].colonists() == 2
+    assert game.colonist_supply == supply  # both declined: back in the supply

@@ -1,8 +1,9 @@
 """Captain phase: compulsory loading, one kind per turn and all of it that fits, one kind per ship
 and never on two ships (even a full one), the ship that takes the most (free choice among equals,
 then the ship must be named), the captain's +1 VP on the first load only, harbor, wharf (once per
-phase, never forcing a move), turn order as formats.md "Captain turns" says, storage (`keep`) with
-the windrose and warehouses, full ships emptied and partial ships kept.
+phase, never forcing a move), turn order as formats.md "Captain turns" says, a turn let go with
+`pass` by a player who could only use their wharf (version 3), storage (`keep`) with the windrose
+and warehouses, full ships emptied and partial ships kept.
 
 Rules: base-game-rules.txt "The Captain", "Small Warehouse", "Large Warehouse", "Harbor", "Wharf";
 rules-data.md A4 (captain), D1-D10; formats.md section 1 (captain moves, "Captain turns", `keep`).
@@ -122,9 +123,11 @@ def test_no_load_once_nobody_can_load():
     assert_error(check(text), "captain.cannot-load", line_of(text, "- Cleo: corn on 6"))
 
 
-def test_passes_are_not_written_in_a_captain_phase():
+def test_a_player_who_can_load_on_a_cargo_ship_cannot_pass():
     text = captain("Anna: pass")
-    assert_error(check(text), "captain.no-pass", line_of(text, "- Anna: pass"))
+    report = check(text)
+    assert_error(report, "captain.no-pass", line_of(text, "- Anna: pass"))
+    assert "Anna cannot pass: they must load 1 indigo on the 4-ship or the 5-ship or the 6-ship" in report.errors[0].message
 
 
 def test_one_kind_per_load():
@@ -427,3 +430,94 @@ def test_without_a_warehouse_two_kinds_need_a_keep_entry():
     report = check(text)
     assert_error(report, "captain.keep-missing", last_line_of(text, "- craftsman: Zora"))
     assert "Greta" in report.errors[0].message and "Zora (" not in report.errors[0].message
+
+
+# --- `pass`: a turn that could only use a wharf, let go (formats.md section 1, version 3) -----------
+# Round 18 of a four-player game: Nils is the captain (Nils, Priya, Dita, Elif). After Dita's sugar
+# the 6-ship is full of indigo: Elif's 2 indigo fit no cargo ship, only her wharf; Dita must still
+# load her corn on the 7-ship, which fills it.
+
+ROUND_18 = corpus_prefix("game-4p-2", 69)
+ROUND_18_LOADS = ("Nils: 3 corn on 7", "Priya: 3 corn on 7", "Dita: 2 indigo on 6", "Elif: 1 indigo on 6", "Dita: 1 sugar on 5")
+ROUND_18_KEEP = "  keep: {Priya: indigo, Dita: corn, Elif: indigo}\n"
+
+
+def round_18(*moves: str, keep: str = ROUND_18_KEEP, more: str = "") -> str:
+    return extend(ROUND_18, "- captain: Nils\n  moves:\n" + "".join(f"    - {m}\n" for m in moves) + keep + more)
+
+
+def _outcome(text: str) -> list[tuple[object, ...]]:
+    game = replayed(text)
+    return [(b.name, b.vp, b.doubloons, dict(b.goods)) for b in game.boards] + [(s.size, s.good, s.count) for s in game.ships]
+
+
+def test_a_player_who_could_only_use_their_wharf_may_write_pass_and_nothing_else_changes():
+    with_pass = round_18(*ROUND_18_LOADS, "Elif: pass", "Dita: 1 corn on 7")
+    assert_valid(check(with_pass))
+    assert _outcome(with_pass) == _outcome(round_18(*ROUND_18_LOADS, "Dita: 1 corn on 7"))  # as the corpus game, which leaves her out
+
+
+def test_after_a_pass_the_turn_goes_on_clockwise_as_if_the_player_were_skipped():
+    # Elif let her turn go: Dita's load comes first, and Elif's wharf must wait for her next turn
+    text = round_18(*ROUND_18_LOADS, "Elif: pass", "Elif: wharf indigo", "Dita: 1 corn on 7")
+    report = check(text)
+    assert_error(report, "turn.not-your-turn", line_of(text, "- Elif: wharf indigo"))
+    assert "it is Dita's turn to load, not Elif's: Dita must load 1 corn on the 7-ship" in report.errors[0].message
+    later = round_18(*ROUND_18_LOADS, "Elif: pass", "Dita: 1 corn on 7", "Elif: wharf indigo", keep="  keep: {Priya: indigo, Dita: corn}\n")
+    assert_valid(check(later))
+    assert board(replayed(later), "Elif").goods.get("indigo", 0) == 0
+
+
+def test_a_pass_from_a_player_who_must_load_is_refused_with_what_they_must_load():
+    text = round_18("Nils: 3 corn on 7", "Priya: 3 corn on 7", "Dita: 2 indigo on 6", "Elif: pass")
+    report = check(text)
+    assert_error(report, "captain.no-pass", line_of(text, "- Elif: pass"))
+    message = report.errors[0].message
+    assert "Elif cannot pass: they must load 1 indigo on the 6-ship" in message and "Wharf" in message
+
+
+def test_a_pass_from_a_player_whose_turn_it_is_not_is_refused():
+    # after Dita's indigo it is Elif's turn, and she can load: Nils, after her, cannot let a turn go
+    text = round_18("Nils: 3 corn on 7", "Priya: 3 corn on 7", "Dita: 2 indigo on 6", "Nils: pass")
+    report = check(text)
+    assert_error(report, "turn.not-your-turn", line_of(text, "- Nils: pass"))
+    assert "it is Elif's turn to load, not Nils's: Elif must load 1 indigo on the 6-ship" in report.errors[0].message
+
+
+def test_a_player_with_nothing_to_load_writes_nothing_not_pass():
+    # Priya's indigo fits no cargo ship and she has no wharf: she is skipped, with nothing to write
+    text = round_18(*ROUND_18_LOADS, "Priya: pass")
+    report = check(text)
+    assert_error(report, "captain.no-pass", line_of(text, "- Priya: pass"))
+    assert "Priya has nothing to load" in report.errors[0].message and "Dita must load 1 corn on the 7-ship" in report.errors[0].message
+
+
+def test_once_nobody_can_load_a_pass_is_accepted_once_until_someone_loads():
+    done = (*ROUND_18_LOADS, "Dita: 1 corn on 7")  # the 7-ship is full: nobody can load on a cargo ship
+    assert_valid(check(round_18(*done, "Elif: pass")))
+    twice = round_18(*done, "Elif: pass", "Elif: pass")
+    report = check(twice)
+    assert_error(report, "captain.no-pass", line_of(twice, "- Elif: pass", 2))
+    assert "Elif has passed already" in report.errors[0].message
+
+
+def test_a_pass_does_not_let_the_phase_end_while_someone_can_load_on_a_cargo_ship():
+    text = round_18(*ROUND_18_LOADS, "Elif: pass", more="- settler: Priya\n")
+    report = check(text)
+    assert_error(report, "captain.must-load", last_line_of(text, "- settler: Priya"))
+    assert "Dita can load 1 corn on the 7-ship" in report.errors[0].message
+    stopped = check(round_18(*ROUND_18_LOADS, "Elif: pass", keep=""))  # a log that stops there is in progress
+    assert_valid(stopped)
+    assert stopped.complete is False and "Dita can load 1 corn on the 7-ship" in (stopped.waiting or "")
+
+
+def test_the_legal_moves_list_the_pass_where_it_is_allowed_and_only_there():
+    from referee.engine import legal
+    from referee.moves import Pass
+
+    game = replayed(round_18(*ROUND_18_LOADS, keep=""))
+    elif_, dita, priya = (next(i for i, b in enumerate(game.boards) if b.name == name) for name in ("Elif", "Dita", "Priya"))
+    assert [m.text(game.rules) for m in legal.moves(game, elif_)] == ["pass", "wharf indigo"]
+    assert legal.count_moves(game, elif_) == 2 and legal.to_move(game) == [elif_, dita]
+    assert Pass() not in legal.moves(game, dita) and legal.moves(game, priya) == []
+    assert legal.accepts(game, elif_, Pass()) and not legal.accepts(game, dita, Pass()) and not legal.accepts(game, priya, Pass())

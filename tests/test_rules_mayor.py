@@ -194,3 +194,84 @@ def test_without_the_privilege_the_mayor_cannot_claim_an_extra_colonist():
     report = check(bad)
     assert_error(report, "mayor.colonist-count", last_line_of(bad, "san juan 5"))
     assert "22 colonists" in report.errors[0].message
+
+
+# --- the privilege is optional (formats.md section 1, version 3) --------------------------------
+# In round 1 Ben, the mayor, has 2 colonists (the privilege's and one from the ship) for his indigo
+# plantation and small market. An arrangement of one colonist says he declined the privilege: that
+# colonist stays in the supply (base-game-rules.txt: the privilege comes from the supply, never the
+# ship). Left out, his arrangement fills both circles: the privilege taken.
+
+
+def round_1_with_ben(ben: str) -> str:
+    return game_log(round_1().replace("- mayor: Ben\n  moves:\n", f"- mayor: Ben\n  moves:\n    - Ben: {ben}\n"))
+
+
+def test_the_mayor_may_decline_the_privilege_and_the_colonist_stays_in_the_supply():
+    text = round_1_with_ben("indigo")
+    assert_valid(check(text))
+    game = replayed(text)
+    ben = board(game, "Ben")
+    assert ben.colonists() == 1 and ben.manned == {"indigo": 1} and ben.buildings == {"small-market": 0}
+    # the refill: Anna's indigo plant (3), Cleo's and Ben's small markets (1 each); the declined
+    # colonist was never taken from the supply's 55
+    assert game.colonist_ship == 5
+    assert game.colonist_supply == 55 - 5
+
+
+def test_left_out_the_mayor_takes_the_privilege():
+    game = replayed(game_log(round_1()))
+    assert board(game, "Ben").colonists() == 2
+    assert game.colonist_supply == 55 - 1 - 4
+
+
+def test_a_declined_privilege_still_fills_every_circle_that_can_be_filled():
+    text = round_1_with_ben("san juan 1")  # 1 colonist, 2 empty circles
+    assert_error(check(text), "mayor.empty-circle", line_of(text, "- Ben: san juan 1"))
+
+
+def test_only_the_mayor_may_hold_a_colonist_fewer():
+    text = game_log(round_1(cleo="san juan 0"))  # Cleo has 1 colonist, from the ship: she has no privilege to decline
+    report = check(text)
+    assert_error(report, "mayor.colonist-count", line_of(text, "- Cleo: san juan 0"))
+    assert report.errors[0].message.startswith("Cleo has 1 colonist; the arrangement accounts for 0")
+
+
+def ben_in_round_2(ben: str) -> str:
+    return game_log(round_1() + ROUND_2.format(anna="indigo, indigo plant").replace("  moves:\n    - Anna:", f"  moves:\n    - Ben: {ben}\n    - Anna:"))
+
+
+def test_the_mayor_declines_one_colonist_not_two():
+    # round 2: Ben (mayor) has 5 colonists, the privilege's among them; 4 is the privilege declined
+    declined = ben_in_round_2("indigo, small market, san juan 2")
+    assert_valid(check(declined))
+    assert board(replayed(declined), "Ben").colonists() == 4
+    two_fewer = ben_in_round_2("indigo, small market, san juan 1")
+    report = check(two_fewer)
+    assert_error(report, "mayor.colonist-count", last_line_of(two_fewer, "- Ben: indigo, small market, san juan 1"))
+    assert "Ben has 5 colonists (4 declining the privilege's colonist); the arrangement accounts for 3" in report.errors[0].message
+
+
+def test_without_a_privilege_colonist_there_is_none_to_decline():
+    # the supply is empty: Lena received no privilege colonist, so 21 of her 22 is one too few
+    text = extend(EMPTY_SUPPLY, f"- mayor: Lena\n  moves:\n    - Lena: {LENA.format(3)}\n    - Ana: {ANA_16}\n")
+    report = check(text)
+    assert_error(report, "mayor.colonist-count", last_line_of(text, "san juan 3"))
+    assert "declining" not in report.errors[0].message
+
+
+def test_the_legal_moves_list_the_arrangements_of_the_privilege_declined_once_each():
+    from referee.engine import legal
+    from referee.engine.game import Game
+    from referee.records.log import read_log
+    from referee.replays import replay_steps
+
+    text = round_1_with_ben("indigo")
+    step = next(s for s in replay_steps(read_log(text, "game.yaml")) if s.kind == "move" and s.phase.role == "mayor")
+    game: Game = step.game
+    ben, cleo = 1, 2
+    moves = [m.text(game.rules) for m in legal.moves(game, ben)]
+    assert moves == ["indigo, small market", "indigo", "small market"]  # taken, then declined
+    assert legal.count_moves(game, ben) == 3 == len(set(moves))
+    assert all(legal.accepts(game, ben, m) for m in legal.moves(game, ben))
+    assert [m.text(game.rules) for m in legal.moves(game, cleo)] == ["corn", "small market"]  # no privilege: no decline

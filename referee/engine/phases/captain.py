@@ -259,7 +259,8 @@ def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules
 
 
 # (pointer, wharfs used, players who loaded, ships, barrels by player, VP by player,
-#  goods supply, VP chips left, end triggers, doubloons by player, small wharfs used).
+#  goods supply, VP chips left, end triggers, doubloons by player, small wharfs used,
+#  players who passed since the last load).
 # The dicts are private copies, never changed: `restore` copies them again.
 CaptainSnapshot = tuple[
     int,
@@ -272,6 +273,7 @@ CaptainSnapshot = tuple[
     int,
     tuple[str, ...],
     tuple[int, ...],
+    frozenset[int],
     frozenset[int],
 ]
 
@@ -300,6 +302,9 @@ def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
     return out
 
 
+PASS = Pass()  # a captain-phase turn let go (moves are immutable: shared)
+
+
 @lru_cache(maxsize=256)
 def _wharf_move(good: str) -> WharfLoad:
     """A wharf load (shared, immutable)."""
@@ -316,6 +321,7 @@ class Captain(Phase):
         self.wharf_used: set[int] = set()
         self.small_wharf_used: set[int] = set()
         self.loaded: set[int] = set()
+        self.passed: frozenset[int] = frozenset()  # who wrote `pass` since the last load (replaced, never changed: clones share it)
         boards, rules, chooser, privilege = self.game.boards, self.rules, self.chooser, self.privilege()
         self.shippers = [shipper(boards[p], rules, p == chooser, privilege) for p in range(self.game.n)]
         self.on_start()
@@ -383,18 +389,51 @@ class Captain(Phase):
         self._apply(p, move, self.check_play(p, move))
 
     def moves_for(self, p: int) -> Iterator[AnyMove]:
-        return (move for q, move in self.legal_moves() if q == p)
+        return (move for q, move in self.legal_moves(passes=True) if q == p)
 
     def to_move(self) -> list[int]:
-        return sorted({p for p, _ in self.legal_moves()}, key=lambda p: (p - self.pointer) % self.game.n)
+        return sorted({p for p, _ in self.legal_moves(passes=True)}, key=lambda p: (p - self.pointer) % self.game.n)
+
+    def may_pass(self, p: int, loader: int | None) -> bool:
+        """May `p`, who cannot load on a cargo ship and whose turn has come (`loader`, the next
+        loader, is later or None), write `pass`? Only with a wharf or small wharf they could
+        use; once nobody can load on a cargo ship, once until someone loads again (so that
+        the turns, and the lists of moves, end)."""
+        return (loader is not None or p not in self.passed) and (self.may_use_wharf(p) or self.may_use_small_wharf(p))
+
+    def _check_pass(self, p: int) -> None:
+        """May `p` let their turn go with `pass` now (formats.md section 1, version 3)? A
+        player who must load may not; one whose turn it is not, neither."""
+        q = self.next_loader()
+        n = self.game.n
+        rules = self.rules
+        wharfs = listing([b.name for effect in ("ship.private-ship", "ship.small-wharf") for b in rules.with_effect(effect)], "or")
+        if q == p:
+            raise RuleViolation(
+                "captain.no-pass",
+                f"{self.who(p)} cannot pass: they must load {self.options(p)} (a pass is only for a player whose goods fit no cargo ship, who could use nothing but their {wharfs})",
+            )
+        if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
+            raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
+        if self.may_pass(p, q):
+            return
+        must = f"; next, {self.who(q)} must load {self.options(q)}" if q is not None else ""
+        if self.may_use_wharf(p) or self.may_use_small_wharf(p):  # passed already, and nobody can load on a cargo ship
+            raise RuleViolation(
+                "captain.no-pass",
+                f"{self.who(p)} has passed already and nobody has loaded since: nobody can load on a cargo ship any more, so the phase may end (a {wharfs} never forces a move)",
+            )
+        raise RuleViolation(
+            "captain.no-pass",
+            f"{self.who(p)} has nothing to load, on a cargo ship or their own: a player who cannot load is left out, and a pass is written only by one who could use their {wharfs}{must}",
+        )
 
     def check_play(self, p: int, move: AnyMove) -> tuple[CargoShip, int] | None:
         """Raise RuleViolation if `p` may not make `move` now (whose turn, then the load); change
         nothing. A cargo-ship load: the ship it goes on and the barrels it takes."""
         if isinstance(move, Pass):
-            q = self.next_loader()
-            must = f"; {self.who(q)} must load {self.options(q)}" if q is not None else ""
-            raise RuleViolation("captain.no-pass", f"a captain phase lists loads only: a player who cannot load is left out{must}")
+            self._check_pass(p)
+            return None
         columns = _columns(self.game.ships)
         q = self._first_loader(columns)
         n = self.game.n
@@ -432,6 +471,10 @@ class Captain(Phase):
             self.use_wharf(p, move.good)
         elif isinstance(move, SmallWharfLoad):
             self.use_small_wharf(p, move)
+        if isinstance(move, Pass):  # the turn goes on clockwise, as when the player is skipped
+            self.passed = self.passed | {p}
+        elif self.passed:
+            self.passed = frozenset()
         self.pointer = (p + 1) % self.game.n
 
     def ships_text(self) -> str:
@@ -663,19 +706,23 @@ class Captain(Phase):
 
     # --- search support (the shipping calculator) -----------------------------------------
 
-    def legal_moves(self) -> list[tuple[int, AnyMove]]:
+    def legal_moves(self, passes: bool = False) -> list[tuple[int, AnyMove]]:
         """Every legal next move, (player, move), exactly as `play` accepts them.
 
         The next loader's cargo-ship loads (count and ship written, one move per ship that
         takes the most), and the wharf loads of every player whose turn comes no later than
         theirs, clockwise from the turn pointer (anyone's, once nobody can load on a cargo
         ship). Players in rotation order; goods in the order the board holds them. An empty
-        list: the phase may only end.
+        list: the phase may only end. With `passes`, also the `pass` of each of those players
+        who may let their turn go (`may_pass`), first among their moves: every legal move, as
+        `moves_for` lists it; without, the loads only, which is all a search of the phase's
+        outcomes needs (a pass only gives up a wharf's turn).
         """
         game = self.game
         n = game.n
         out: list[tuple[int, AnyMove]] = []
         q = None  # the next loader (next_loader): found on the way
+        loader = self.next_loader() if passes else None
         for i in range(n):
             p = (self.pointer + i) % n
             if q is None:
@@ -683,6 +730,8 @@ class Captain(Phase):
                     q = p
                     for ship in allowed:
                         out.append((p, load_move(good, amount, ship.size)))
+            if passes and q is None and self.may_pass(p, loader):
+                out.append((p, PASS))
             if self.may_use_wharf(p):
                 for good, have in self.board(p).goods.items():
                     if have > 0:
@@ -709,13 +758,15 @@ class Captain(Phase):
             tuple(game.triggers),
             tuple([b.doubloons for b in boards]),
             frozenset(self.small_wharf_used),
+            self.passed,
         )
 
     def restore(self, snap: CaptainSnapshot) -> None:
         """Put back a state taken by `snapshot` (ships, barrels, VP, supplies, turn, wharfs)."""
         game = self.game
-        pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers, doubloons, small_wharf_used = snap
+        pointer, wharf_used, loaded, ships, goods, vps, supply, chips, triggers, doubloons, small_wharf_used, passed = snap
         self.pointer = pointer
+        self.passed = passed
         self.wharf_used = set(wharf_used)
         self.loaded = set(loaded)
         self.small_wharf_used = set(small_wharf_used)

@@ -1,4 +1,10 @@
-"""Mayor phase: colonists from the ship, one at a time from the mayor; free rearrangement."""
+"""Mayor phase: colonists from the ship, one at a time from the mayor; free rearrangement.
+
+The mayor's privilege is optional (the rules say "may"): the colonist (two with a library) is
+taken from the supply at the start, as the log leaves it out when it is taken; an arrangement
+of the mayor holding one colonist fewer (two fewer, or one, with a library) says that it was
+declined, and the colonist goes back to the supply (formats.md section 1, version 3).
+"""
 
 from __future__ import annotations
 
@@ -29,20 +35,38 @@ class Mayor(TurnPhase):
         privilege = min(self.privilege(), game.colonist_supply)
         game.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
         board.san_juan += privilege
+        self.privilege_colonists = privilege  # what the mayor's arrangement may still decline
         for i in range(game.colonist_ship):  # one at a time, clockwise from the mayor
             self.board(self.order[i % game.n]).san_juan += 1
         game.colonist_ship = 0
 
+    def declinable(self, p: int) -> int:
+        """How many of `p`'s colonists their arrangement may leave out: the privilege's
+        colonists for the mayor (declined), none for anyone else."""
+        return self.privilege_colonists if p == self.chooser else 0
+
+    def _counts(self, p: int) -> range:
+        """The numbers of colonists an arrangement of `p` may hold: all of theirs first, then
+        one fewer for each privilege colonist the mayor may decline."""
+        total = self.board(p).colonists()
+        return range(total, total - self.declinable(p) - 1, -1)
+
     def candidates(self, p: int) -> Iterator[AnyMove]:
-        """Every arrangement `p` may give (all circles filled when possible): all legal."""
-        return arrangements(self.rules, self.board(p))
+        """Every arrangement `p` may give (all circles filled when possible), the privilege
+        taken, then declined: all legal, each once (they hold different numbers of colonists)."""
+        rules, b = self.rules, self.board(p)
+        for colonists in self._counts(p):
+            yield from arrangements(rules, b, colonists)
 
     def moves_for(self, p: int) -> Iterator[AnyMove]:
         return self.candidates(p) if self.reachable(p) else iter(())
 
     def count_moves(self, p: int) -> int:
         """How many arrangements `p` may give now, counted without listing them."""
-        return count_arrangements(self.rules, self.board(p)) if self.reachable(p) else 0
+        if not self.reachable(p):
+            return 0
+        rules, b = self.rules, self.board(p)
+        return sum(count_arrangements(rules, b, colonists) for colonists in self._counts(p))
 
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Arrange):
@@ -64,10 +88,16 @@ class Mayor(TurnPhase):
                 raise RuleViolation("mayor.arrangement", f"the {self.name_of(building)} has {count(circles, ('circle', 'circles'))}, so it cannot take {n} {col[1]}")
         total = b.colonists()
         written = move.placed + move.san_juan
-        if written != total:
+        declinable = self.declinable(p)
+        if not total - declinable <= written <= total:
+            declining = ""
+            if declinable:  # the mayor may also have written the arrangement of a privilege declined
+                fewer = " or ".join(str(total - d) for d in range(1, declinable + 1))
+                which = "the privilege's colonist" if declinable == 1 else "one or both of the privilege's colonists"
+                declining = f" ({fewer} declining {which})"
             raise RuleViolation(
                 "mayor.colonist-count",
-                f"{self.who(p)} has {count(total, col)}; the arrangement accounts for {written} "
+                f"{self.who(p)} has {count(total, col)}{declining}; the arrangement accounts for {written} "
                 f"({move.placed} placed, {move.san_juan} in {rules.terms.san_juan})",
             )
         circles = b.circles(rules)
@@ -81,6 +111,7 @@ class Mayor(TurnPhase):
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Arrange)
         b = self.board(p)
+        self.game.colonist_supply += b.colonists() - move.placed - move.san_juan  # the privilege's colonists declined (checked: the mayor's only)
         b.manned = dict(move.tiles)
         b.buildings = dict.fromkeys(b.buildings, 0) | move.buildings  # every building kept, in its order; those not written empty
         b.san_juan = move.san_juan
@@ -136,9 +167,10 @@ def _slots(rules: Rules, board: Board) -> list[tuple[str, bool, int]]:
     return out
 
 
-def arrangements(rules: Rules, board: Board) -> Iterator[Arrange]:
-    """Every arrangement of a board's colonists with every circle filled that can be."""
-    total = board.colonists()
+def arrangements(rules: Rules, board: Board, colonists: int | None = None) -> Iterator[Arrange]:
+    """Every arrangement of a board's colonists (or of `colonists` of them: the mayor's, a
+    privilege declined) with every circle filled that can be."""
+    total = board.colonists() if colonists is None else colonists
     slots = _slots(rules, board)
     placed = min(total, sum(c for _, _, c in slots))
     for counts in _spread(placed, [c for _, _, c in slots]):
@@ -147,10 +179,10 @@ def arrangements(rules: Rules, board: Board) -> Iterator[Arrange]:
         yield Arrange(tiles=tiles, buildings=buildings, san_juan=total - placed)
 
 
-def count_arrangements(rules: Rules, board: Board) -> int:
+def count_arrangements(rules: Rules, board: Board, colonists: int | None = None) -> int:
     """How many arrangements `arrangements` would give, without listing them."""
     caps = [c for _, _, c in _slots(rules, board)]
-    placed = min(board.colonists(), sum(caps))
+    placed = min(board.colonists() if colonists is None else colonists, sum(caps))
     ways = [1] + [0] * placed
     for cap in caps:
         after = [0] * (placed + 1)
@@ -162,12 +194,21 @@ def count_arrangements(rules: Rules, board: Board) -> int:
     return ways[placed]
 
 
-def random_arrangement(rules: Rules, board: Board, rng: Random) -> Arrange | None:
-    """A random arrangement (random play), or None when the rules leave no choice."""
-    total = board.colonists()
+DECLINING = 0.25  # how often random play's mayor declines the privilege, when there is one to decline
+
+
+def random_arrangement(rules: Rules, board: Board, rng: Random, declinable: int = 0) -> Arrange | None:
+    """A random arrangement (random play), or None to leave the player out: when the rules
+    leave no choice, the privilege taken. `declinable`: the privilege's colonists the board
+    holds (the mayor's), declined now and then."""
+    declined = rng.randint(1, declinable) if declinable and rng.random() < DECLINING else 0
+    total = board.colonists() - declined
     slots = _slots(rules, board)
-    if total >= sum(c for _, _, c in slots) or total == 0:
-        return None
+    circles = sum(c for _, _, c in slots)
+    if total >= circles or total == 0:
+        if not declined:
+            return None
+        return next(arrangements(rules, board, total))  # no choice left but the decline: written
     seats = [i for i, (_, _, c) in enumerate(slots) for _ in range(c)]
     counts = Counter(rng.sample(seats, total))
     tiles = {slots[i][0]: c for i, c in counts.items() if not slots[i][1]}
