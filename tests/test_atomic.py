@@ -114,7 +114,8 @@ def test_a_refused_move_leaves_the_game_as_it_was(ruleset: str, seed: int) -> No
             accepted += 1
             if not guests:
                 assert game.accepts(p, move), (p, move)
-                assert isinstance(move, Pass) or move in legal[p] or not listing or not _is_canonical(move), (p, move)
+                passing = isinstance(move, Pass) and step.phase.role != "captain"  # a captain's pass is a move of its own, listed; elsewhere it is implied
+                assert passing or move in legal[p] or not listing or not _is_canonical(move), (p, move)
         assert state(game) == before  # listing moves and asking changes nothing
     assert refused > 100 and accepted > 20
 

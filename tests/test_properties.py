@@ -3,13 +3,16 @@
 - each generated game validates, is complete, and scores;
 - after every move the totals are conserved (colonists, barrels, VP chips, tiles);
 - a move replaced by one that is not legal there gives exactly one diagnostic, at its line;
-- re-reading the canonical text of a log gives the same game (round trip).
+- re-reading the canonical text of a log gives the same game (round trip);
+- in mayor phases the legal moves are every arrangement the engine accepts (privileges declined too).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import product
+from math import prod
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +21,7 @@ from hypothesis import strategies as st
 from referee.check import check_log
 from referee.engine import legal
 from referee.engine.game import Game
-from referee.moves import Build, Load, Pass, Sell, Settle
+from referee.moves import Arrange, Build, Load, Pass, Sell, Settle
 from referee.play import play, to_log
 from referee.records.log import GameRecord, read_log
 from referee.records.write import canonical
@@ -166,3 +169,50 @@ def test_canonical_text_round_trip(ruleset, seed):
     assert [(x.vp, x.doubloons, x.goods, x.buildings, x.island) for x in a.game.boards] == [
         (x.vp, x.doubloons, x.goods, x.buildings, x.island) for x in b.game.boards
     ]
+
+
+def _every_arrangement(game: Game, p: int, limit: int) -> list[Arrange] | None:
+    """Every arrangement `p` could write, whatever the rules say (an independent source, not the
+    engine's list): each number of colonists up to theirs, on each place up to its tiles or
+    circles, the rest in San Juan; None when there would be more than `limit`."""
+    rules, board = game.rules, game.boards[p]
+    places = [(t, False, n) for t, n in board.island.items() if rules.has_circle(t)]
+    places += [(b, True, rules.building[b].circles) for b in board.buildings if rules.building[b].circles]
+    total = board.colonists()
+    size = (total + 1) * prod(c + 1 for _, _, c in places)
+    if size > limit:
+        return None
+    out = []
+    for counts in product(*(range(c + 1) for _, _, c in places)):
+        placed = sum(counts)
+        for san_juan in range(total - placed + 1):
+            tiles = {t: c for (t, is_building, _), c in zip(places, counts, strict=True) if c and not is_building}
+            buildings = {t: c for (t, is_building, _), c in zip(places, counts, strict=True) if c and is_building}
+            out.append(Arrange(tiles=tiles, buildings=buildings, san_juan=san_juan))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["base", "expansion-1"])
+@SETTINGS
+@given(seed=st.integers(0, 10**6))
+def test_the_mayor_phase_lists_every_arrangement_the_engine_accepts(ruleset, seed):
+    """In mayor phases, the declined privileges included: every arrangement anyone could write
+    (`_every_arrangement`) is accepted exactly when the legal moves list it, the list holds each
+    once, and `count_moves` counts it."""
+    record = read_log(generated(ruleset, 2 + seed % 4, seed), "gen.yaml")
+    compared = declined = 0
+    for step in replay_steps(record):
+        if step.kind != "move" or step.phase.role != "mayor":
+            continue
+        game = step.game
+        for p in range(game.n):
+            candidates = _every_arrangement(game, p, 3000)
+            if candidates is None:
+                continue
+            listed = legal.moves(game, p)
+            assert len(listed) == len(set(map(repr, listed))) == legal.count_moves(game, p)
+            accepted = [m for m in candidates if legal.accepts(game, p, m)]
+            assert sorted(map(repr, accepted)) == sorted(map(repr, listed)), (p, step.move)
+            compared += 1
+            declined += sum(1 for m in accepted if m.placed + m.san_juan < game.boards[p].colonists())
+    assert compared > 0 and declined > 0
