@@ -119,6 +119,9 @@ class Build(Move):
     pay_colonist: str | None = None  # the place the colonist comes from (tile, building, san-juan)
     pay_good: str | None = None
     pay_vp: bool = False
+    # payments written after one of their kind, ("colonist", place), ("good", good) or ("vp",
+    # None): a move that reads, and breaks the black market's rule of one of each at most
+    payments_again: tuple[tuple[str, str | None], ...] = ()
 
     @property
     def payments(self) -> int:
@@ -132,13 +135,25 @@ class Build(Move):
         if self.university:
             out += ", " + _word(rules, "build.colonist", "university")
         if self.pay_colonist is not None:
-            unplaced = "san juan" if rules is None else rules.terms.san_juan.lower()
-            out += f", pay {'colonist' if rules is None else rules.terms.colonist[0]} " + (unplaced if self.pay_colonist == SAN_JUAN else _n(rules, self.pay_colonist))
+            out += _payment(rules, "colonist", self.pay_colonist)
         if self.pay_good is not None:
-            out += f", pay {_n(rules, self.pay_good)}"
+            out += _payment(rules, "good", self.pay_good)
         if self.pay_vp:
-            out += ", pay vp"
+            out += _payment(rules, "vp", None)
+        for kind, what in self.payments_again:
+            out += _payment(rules, kind, what)
         return out
+
+
+def _payment(rules: Rules | None, kind: str, what: str | None) -> str:
+    """A black-market payment clause as the log writes it, after a comma."""
+    if kind == "vp":
+        return ", pay vp"
+    assert what is not None
+    if kind == "good":
+        return f", pay {_n(rules, what)}"
+    unplaced = "san juan" if rules is None else rules.terms.san_juan.lower()
+    return f", pay {'colonist' if rules is None else rules.terms.colonist[0]} " + (unplaced if what == SAN_JUAN else _n(rules, what))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -405,6 +420,7 @@ def _builder(text: str, rules: Rules) -> AnyMove:
     building = _lookup(rules, " ".join(words), BUILDING)[1]
     university = pay_vp = False
     pay_colonist = pay_good = None
+    again: list[tuple[str, str | None]] = []  # a second payment of a kind reads: the rules refuse it, with their reason
     for clause in clauses[1:]:
         words = clause.split(" ")
         if _is_building_with(rules, clause, "build.colonist") and not university:
@@ -413,15 +429,27 @@ def _builder(text: str, rules: Rules) -> AnyMove:
         if normalize(words[0]) != "pay" or len(words) < 2:
             raise MoveError(f"unexpected clause '{clause}' in {a(rules.name('builder'))} move (expected '{_word(rules, 'build.colonist', 'university')}' or a 'pay ...' clause)")
         what = " ".join(words[1:])
-        if normalize(words[1]) in ("colonist", normalize(rules.terms.colonist[0])) and len(words) > 2 and pay_colonist is None:
-            pay_colonist = place(rules, " ".join(words[2:]))
-        elif normalize(what) in ("vp", normalize(rules.terms.vp[0])) and not pay_vp:
+        if normalize(words[1]) in ("colonist", normalize(rules.terms.colonist[0])) and len(words) > 2:
+            colonist = place(rules, " ".join(words[2:]))
+            if pay_colonist is None:
+                pay_colonist = colonist
+            else:
+                again.append(("colonist", colonist))
+        elif normalize(what) in ("vp", normalize(rules.terms.vp[0])):
+            if pay_vp:
+                again.append(("vp", None))
             pay_vp = True
-        elif pay_good is None and normalize(words[1]) not in ("colonist", "vp"):
-            pay_good = _good(rules, what)
+        elif normalize(words[1]) not in ("colonist", "vp"):
+            good = _good(rules, what)
+            if pay_good is None:
+                pay_good = good
+            else:
+                again.append(("good", good))
         else:
-            raise MoveError(f"'{clause}': one payment of each kind at most")
-    return Build(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)
+            raise MoveError(f"'{clause}': a colonist paid is written with the place it comes from ('pay colonist <place>')")
+    return Build(
+        building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp, payments_again=tuple(again)
+    )
 
 
 def place(rules: Rules, text: str) -> str:

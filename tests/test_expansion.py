@@ -398,6 +398,36 @@ def test_black_market_misuse_is_refused(move, says):
     assert says in report.errors[0].message
 
 
+@pytest.mark.parametrize(
+    ("move", "paid"),
+    [
+        ("Anna: storehouse, pay colonist indigo, pay corn, pay corn", "Anna pays 2 barrels"),
+        ("Anna: forest house, pay colonist indigo, pay colonist san juan", "Anna pays 2 colonists"),
+        ("Anna: storehouse, pay vp, pay colonist indigo, pay vp", "Anna pays 2 VP chips"),
+    ],
+    ids=["two-barrels", "two-colonists", "two-vp-chips"],
+)
+def test_two_payments_of_a_kind_are_a_broken_rule_at_the_move_not_an_unreadable_move(move, paid):
+    """Issue 28, ruling 1: the move reads (it is written as the table writes payments); the
+    black market takes one colonist, one barrel and one VP chip at most: exit 1 at the move."""
+    text = black_market(move)
+    report = check(text)
+    assert_error(report, "builder.black-market", line_of(text, f"- {move}"))
+    assert report.exit_code == 1
+    message = report.errors[0].message
+    assert "the Black Market takes at most one colonist, one barrel and one VP chip as payment" in message and paid in message
+
+
+def test_two_payments_of_a_kind_read_back_as_written():
+    from referee.moves import parse_move
+
+    rules = load_ruleset("expansion-1")
+    move = parse_move("builder", "storehouse, pay corn, pay sugar", rules)
+    assert move.pay_good == "corn" and move.payments_again == (("good", "sugar"),)  # type: ignore[union-attr]
+    assert move.text(rules) == "storehouse, pay corn, pay sugar"
+    assert parse_move("builder", move.text(rules), rules) == move
+
+
 def test_black_market_is_no_use_to_a_player_with_money_left():
     # rich players: Anna would keep 55 of her 59 doubloons
     text = log("""

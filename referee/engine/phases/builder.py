@@ -154,6 +154,14 @@ class Builder(TurnPhase):
         for what, used, allowed in ((t.colonist[0], move.pay_colonist is not None, market.colonist), (t.barrel[0], move.pay_good is not None, market.good), (t.vp_chip[0], move.pay_vp, market.vp)):
             if used and not allowed:
                 raise RuleViolation("builder.black-market", f"the {names} does not take a {what} as payment")
+        if move.payments_again:  # one colonist, one barrel, one VP chip at most (rules-data.md, Black Market)
+            words = {"colonist": t.colonist, "good": t.barrel, "vp": t.vp_chip}
+            kind = move.payments_again[0][0]
+            paid = 1 + sum(1 for other, _ in move.payments_again if other == kind)
+            raise RuleViolation(
+                "builder.black-market",
+                f"the {names} takes at most one {t.colonist[0]}, one {t.barrel[0]} and one {t.vp_chip[0]} as payment; {self.who(p)} pays {count(paid, words[kind])}",
+            )
         rest = price - move.payments
         if rest < 0:
             raise RuleViolation("builder.black-market", f"the building costs {self.who(p)} only {price}; {move.payments} payments are too many")
