@@ -249,7 +249,7 @@ def test_the_mayor_declines_one_colonist_not_two():
     two_fewer = ben_in_round_2("indigo, small market, san juan 1")
     report = check(two_fewer)
     assert_error(report, "mayor.colonist-count", last_line_of(two_fewer, "- Ben: indigo, small market, san juan 1"))
-    assert "Ben has 5 colonists (4 declining the privilege's colonist); the arrangement accounts for 3" in report.errors[0].message
+    assert "Ben has 5 colonists; the arrangement accounts for 3 (2 placed, 1 in San Juan), not 5 (or 4, the privilege's colonist declined)" in report.errors[0].message
 
 
 def test_without_a_privilege_colonist_there_is_none_to_decline():

@@ -92,13 +92,14 @@ class Mayor(TurnPhase):
         if not total - declinable <= written <= total:
             declining = ""
             if declinable:  # the mayor may also have written the arrangement of a privilege declined
+                privilege = rules.terms.privilege
                 fewer = " or ".join(str(total - d) for d in range(1, declinable + 1))
-                which = "the privilege's colonist" if declinable == 1 else "one or both of the privilege's colonists"
-                declining = f" ({fewer} declining {which})"
+                which = f"the {privilege}'s {col[0]}" if declinable == 1 else f"one or both of the {privilege}'s {col[1]}"
+                declining = f", not {total} (or {fewer}, {which} declined)"
             raise RuleViolation(
                 "mayor.colonist-count",
-                f"{self.who(p)} has {count(total, col)}{declining}; the arrangement accounts for {written} "
-                f"({move.placed} placed, {move.san_juan} in {rules.terms.san_juan})",
+                f"{self.who(p)} has {count(total, col)}; the arrangement accounts for {written} "
+                f"({move.placed} placed, {move.san_juan} in {rules.terms.san_juan}){declining}",
             )
         circles = b.circles(rules)
         if move.san_juan > 0 and move.placed < circles:
