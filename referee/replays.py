@@ -62,7 +62,9 @@ def replay(record: GameRecord) -> Replay:
             except RuleViolation as exc:
                 return Replay(record, game, _legal_here(exc, game, move.player).diagnostic(move.location), False, None, applied)
             applied += 1
-        if entry is last:
+        if entry is last and entry.reveal is None and not entry.keep:
+            # a phase closed in the log (its `reveal` or `keep` written) is over: the players
+            # left out passed (issue 28, ruling 3); otherwise the log may stop inside it
             during = legal.still_deciding(game)
         try:
             finish_phase(entry.reveal, entry.keep)

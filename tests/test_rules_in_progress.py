@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import CORPUS, assert_error, assert_valid, check, corpus_prefix, game_log, line_of
+from tests.conftest import CORPUS, after_two_rounds, assert_error, assert_valid, check, corpus_prefix, game_log, line_of
 
 EMPTY = "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup:\n  plantations: [indigo, sugar, corn, coffee]\nphases: []\n"
 
@@ -120,3 +120,65 @@ def test_an_unknown_key_in_a_phase_is_named_as_such_not_as_a_second_role():
     ]
     two = check(game_log("- settler: Anna\n  mayor: Ben\n"))
     assert two.errors[0].message == "a phase entry takes one role; this one has 2: settler, mayor"
+
+
+# --- issue 28, rulings 3 to 5: where a log that stops is read as a phase over -----------------------
+
+
+def test_a_log_ending_with_a_settlers_reveal_has_ended_that_phase():
+    # ruling 3: the reveal is drawn at the end of the phase, so Ben and Cleo, left out, passed
+    text = game_log("- settler: Anna\n  moves:\n    - Anna: quarry\n  reveal: [corn, sugar, tobacco, indigo]\n")
+    report = check(text)
+    assert_valid(report)
+    assert report.waiting == "round 1, governor Anna: Ben chooses a role (mayor, builder, craftsman, trader or captain)"
+
+
+def test_a_log_stopping_inside_a_settler_phase_before_its_reveal_waits_for_ben_then_the_reveal():
+    report = check(game_log("- settler: Anna\n  moves:\n    - Anna: quarry\n"))
+    assert_valid(report)
+    assert report.waiting == (
+        "the settler phase: Ben may take a plantation (indigo, sugar, corn and coffee); "
+        "then the settler phase needs a 'reveal' key: the new face-up row of 4 plantations"
+    )
+
+
+def test_a_log_cut_where_every_player_left_can_only_pass_reads_the_phase_as_over():
+    # ruling 4: round 2 of a corpus game, a trader phase in which nobody holds a barrel: once
+    # Ximena has passed, Chen and Quentin can only pass, so there is one reading
+    report = check(corpus_prefix("game-3p-1", 4) + "  - trader: Ximena\n    moves:\n      - Ximena: pass\n")
+    assert_valid(report)
+    assert report.waiting == "round 2, governor Quentin: Chen chooses a role (settler, mayor, craftsman or captain)"
+
+
+def test_a_log_cut_where_a_player_left_could_still_act_gives_both_readings():
+    # ruling 4's other side: Anna sold her indigo; Ben can only pass (the trading house holds
+    # indigo), Cleo may sell her corn, so the log may stop inside the phase or after it
+    report = check(after_two_rounds("trader", "Anna: indigo"))
+    assert_valid(report)
+    assert report.waiting == (
+        "the trader phase: Cleo may sell corn (or, if the moves left out are passes: "
+        "round 3, governor Cleo: Cleo chooses a role (settler, mayor, builder, craftsman, trader or captain))"
+    )
+
+
+FIVE_PLAYERS = (CORPUS / "game-5p-1.yaml").read_text()
+PASSES_WRITTEN = "      - Rafael: office for 2\n      - Quentin: pass\n      - Yara: pass\n      - Jade: pass\n      - Sofia: pass\n"
+
+
+def test_a_last_phase_that_leaves_players_out_ends_a_complete_game():
+    # ruling 5: the game ends with this builder phase; the four players left out passed
+    written, left_out = check(FIVE_PLAYERS), check(FIVE_PLAYERS.replace(PASSES_WRITTEN, "      - Rafael: office for 2\n"))
+    assert_valid(left_out)
+    assert left_out.complete is True and left_out.waiting is None
+    assert left_out.scores is not None and written.scores is not None
+    assert [(s.player, s.total) for s in left_out.scores] == [(s.player, s.total) for s in written.scores]
+
+
+def test_a_last_phase_that_leaves_out_a_decision_the_rules_require_is_not_a_complete_game():
+    # ruling 5's other side: Oskar's last load is left out, but he can load, so the captain phase
+    # (and the game) cannot have ended: a game in progress, waiting for the load
+    text = (CORPUS / "game-5p-4.yaml").read_text().replace("      - Oskar: 1 corn on 7\n    keep: {Oskar: corn, Greta: indigo, Mira: indigo, Priya: indigo}\n", "")
+    report = check(text)
+    assert_valid(report)
+    assert report.complete is False and report.scores is None
+    assert report.waiting == "the captain phase cannot end while someone can load on a cargo ship: Oskar can load 1 corn on the 7-ship"
