@@ -46,7 +46,13 @@ def check_log(data: bytes | str, file: str, ruleset: str | None = None, provisio
     except InputError as exc:
         report.errors = in_order(exc.diagnostics)
         return report
-    report.rules = record.rules
+    return check_record(record, file, provisional)[0]
+
+
+def check_record(record: GameRecord, file: str, provisional: bool = False) -> tuple[LogReport, Replay]:
+    """Replay a log that was read; score it when complete (or `provisional`); check its
+    `result`. The replay is returned beside the report for the jobs that look further."""
+    report = LogReport(file, rules=record.rules)
     run = replay(record)
     report.moves = run.moves
     report.complete = run.complete
@@ -59,7 +65,7 @@ def check_log(data: bytes | str, file: str, ruleset: str | None = None, provisio
         report.end = run.game.end_text()
         if report.scores is not None:
             report.errors += check_result(record, run, report.scores)
-    return report
+    return report, run
 
 
 def check_result(record: GameRecord, run: Replay, scores: list[Score]) -> list[Diagnostic]:

@@ -484,3 +484,39 @@ def ship(
         print(ship_errors(item.name, [internal_error(item.name, exc)], format is Format.json))
         code = 2
     raise typer.Exit(code)
+
+
+@app.command("next")
+def next_(
+    file: Annotated[str, typer.Argument(help="A game log, complete or in progress; '-' reads standard input.", show_default=False)],
+    ruleset: RulesetOption = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """The decision a game in progress waits for, and every legal move.
+
+    Who decides what: a role to choose, a move of the phase under way, a captain phase's
+    storage ('keep'), or what only the table knows (a settler phase's new face-up row). Any
+    move listed, appended to the log where it says, gives a valid log. JSON adds the boards
+    as they stand ("state") and each player's VP and doubloons round by round ("history").
+
+    Exit code 0: the log is valid (complete, or in progress); 1: a rule was broken; 2: the log
+    could not be read. A broken or unreadable log is answered as `referee validate` answers it.
+    """
+    from referee.batch import internal_error, read_input
+    from referee.check import LogReport
+    from referee.decisions import NextReport, next_decision
+    from referee.output import json_text
+    from referee.render.decision import next_object, next_text
+
+    item = read_input(file)
+    try:
+        if item.data is None:
+            assert item.error is not None
+            run = NextReport(LogReport(item.name, errors=[item.error]))
+        else:
+            run = next_decision(item.data, item.name, ruleset, item.base)
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        run = NextReport(LogReport(item.name, errors=[internal_error(item.name, exc)]))
+    _done(run.exit_code)
+    print(json_text(next_object(run)) if format is Format.json else next_text(run))
+    raise typer.Exit(run.exit_code)

@@ -13,7 +13,7 @@ def test_an_illegal_build_lists_the_legal_builds_shortened():
         """)
     (d,) = check(text).errors
     assert (d.rule, d.location.line) == ("builder.cannot-afford", line_of(text, "- Anna: harbor"))
-    assert "(legal here for Anna: 'pass', 'small indigo plant', 'small sugar mill'" in d.message
+    assert "(legal here for Anna: 'pass', 'small indigo plant for 0', 'small sugar mill for 1'" in d.message
     assert d.message.endswith("more)")
 
 

@@ -22,7 +22,7 @@ PACKAGE = ROOT / "referee"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # from the top; each a list of modules or packages
     ("commands", ("referee.cli", "referee.__main__", "referee.batch", "referee.workers", "referee.cluster", "referee.ship_command", "referee.schemas", "referee.server")),
     ("rendering", ("referee.render",)),
-    ("jobs", ("referee.check", "referee.replays", "referee.scoring", "referee.sheet", "referee.shipping", "referee.play")),
+    ("jobs", ("referee.check", "referee.decisions", "referee.replays", "referee.scoring", "referee.sheet", "referee.shipping", "referee.play")),
     ("documents", ("referee.records",)),
     ("engine", ("referee.engine",)),
     ("moves", ("referee.moves",)),

@@ -46,9 +46,9 @@ class Builder(TurnPhase):
         return self.board(p).island.get(self.rules.forest_id, 0) // houses[0].forests_per_doubloon if houses else 0
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
-        """Pass; every building left that `p` has not built, with a university's colonist and
-        black-market payments where the player's buildings allow (only the payments that
-        would spend all their money)."""
+        """Pass; every building left that `p` has not built, with its price written (`harbor for
+        5`), a university's colonist and black-market payments where the player's buildings
+        allow (only the payments that would spend all their money: the price is all of it)."""
         game, rules, b = self.game, self.rules, self.board(p)
         yield Pass()
         university = [False, True] if b.has(rules, "build.colonist") else [False]
@@ -57,10 +57,10 @@ class Builder(TurnPhase):
         for building in rules.buildings:
             if building.id in b.buildings or game.buildings_left.get(building.id, 0) <= 0 or building.size > free:
                 continue
-            affordable = self.price(p, building) <= b.doubloons
+            price = self.price(p, building)
             for with_colonist in university:
-                if affordable:
-                    yield Build(building=building.id, university=with_colonist)
+                if price <= b.doubloons:
+                    yield Build(building=building.id, price=price, university=with_colonist)  # the price written, as players (and other engines) write it
                 if black:
                     yield from self._black_market_payments(p, building, with_colonist)
 
@@ -78,7 +78,7 @@ class Builder(TurnPhase):
             for good in [None, *goods]:
                 for vp in (False, True) if b.vp > 0 else (False,):
                     if (colonist is not None) + (good is not None) + vp == needed:
-                        yield Build(building=building.id, university=university, pay_colonist=colonist, pay_good=good, pay_vp=vp)
+                        yield Build(building=building.id, price=b.doubloons, university=university, pay_colonist=colonist, pay_good=good, pay_vp=vp)
 
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Build):

@@ -144,19 +144,28 @@ class Settler(TurnPhase):
             held = ", ".join(f"{c} {self.name_of(k)}" for k, c in stack.items() if c > 0) or "nothing"
             raise RuleViolation("settler.draw", f"no {self.name_of(kind)} {rules.terms.plantation[0]} is left face down (the {rules.terms.stacks} hold{'s' if rules.terms.stacks == 'bag' else ''} {held})")
 
+    def tiles_to_reveal(self) -> int:
+        """How many tiles the new face-up row at the end of the phase holds (0: none is drawn,
+        the stacks and discards being empty or the game ending with this phase)."""
+        game = self.game
+        available = sum(game.deck.values()) + sum(game.discards.values()) + len(game.face_up)  # the row's leftovers are discarded first
+        if available == 0 or game.ends_with_this_phase():
+            return 0
+        return min(game.setup.face_up, available)
+
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         game = self.game
         discards = game.discards.copy()
         for tile in game.face_up:  # the row's leftovers are discarded
             discards[tile] += 1
-        available = sum(game.deck.values()) + sum(discards.values())
         if reveal is None:
-            if available == 0 or game.ends_with_this_phase():
+            tiles = self.tiles_to_reveal()
+            if tiles == 0:
                 game.discards, game.face_up = discards, []
                 return
             raise Missing(
                 "settler.reveal-missing",
-                f"{self.title} needs a 'reveal' key: the new face-up row of {min(self.game.setup.face_up, available)} {self.rules.terms.plantation[1]}",
+                f"{self.title} needs a 'reveal' key: the new face-up row of {tiles} {self.rules.terms.plantation[1]}",
                 at_phase=True,
             )
         game.reveal(reveal, discards=discards)

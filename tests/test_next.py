@@ -1,0 +1,318 @@
+"""`referee next` and its decision (formats.md section 4): at every prefix of real games, the
+step the game really took next is among the decision's moves (or, where a player was left out,
+their pass is), offered moves appended give valid logs, and bad logs are answered as `validate`
+answers them."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.decisions import NextReport, _played, board_state, next_decision
+from referee.engine.game import Game
+from referee.moves import AnyMove, Keep, Pass, parse_keep, parse_move
+from referee.records.log import GameRecord, read_log
+from referee.records.write import PhaseText, write_log
+from referee.render.decision import next_object
+
+from .conftest import CORPUS, FIXTURES, game_log
+
+GAMES = sorted([*FIXTURES.glob("game-*.yaml"), *FIXTURES.glob("*/*game*.yaml"), *CORPUS.glob("game-*.yaml")])
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a logged game: a role chosen, a move, a reveal, a keep entry."""
+
+    kind: str  # role, move, draw, keep
+    phase: int  # index of the phase entry
+    player: int | None = None
+    text: str = ""
+    move: AnyMove | None = None
+    guests: tuple[str, ...] = ()
+
+
+def steps(record: GameRecord) -> Iterator[Step]:
+    """Every step of `record`, in the order the game took them."""
+    rules = record.rules
+    for index, entry in enumerate(record.phases):
+        yield Step("role", index, entry.chooser, rules.name(entry.role))
+        for move in entry.moves:
+            yield Step("move", index, move.player, move.move.text(rules), move.move, move.guests)
+        if entry.reveal is not None:
+            yield Step("draw", index, None, str(len(entry.reveal)))
+        for p, keep in (entry.keep or {}).items():
+            yield Step("keep", index, p, keep.text(rules), keep)
+
+
+def prefix_phases(record: GameRecord, upto: list[Step]) -> list[PhaseText]:
+    """The phases of `record` holding only the steps `upto` (a prefix of `steps(record)`)."""
+    phases: list[PhaseText] = []
+    for step in upto:
+        if step.kind == "role":
+            entry = record.phases[step.phase]
+            assert step.player is not None
+            phases.append(PhaseText(role=entry.role, chooser=step.player, moves=[], doubloons=entry.doubloons))
+        elif step.kind == "move":
+            assert step.player is not None and step.move is not None
+            phases[-1].moves = [*phases[-1].moves, (step.player, step.move, step.guests)]
+        elif step.kind == "draw":
+            phases[-1].reveal = record.phases[step.phase].reveal
+        else:
+            assert step.player is not None and isinstance(step.move, Keep)
+            phases[-1].keep = {**phases[-1].keep, step.player: step.move}
+    return phases
+
+
+def prefix_text(record: GameRecord, upto: list[Step], ruleset: str) -> str:
+    """The log of `record` holding only the steps `upto`."""
+    return write_log(record.rules, ruleset, record.players, record.plantations, prefix_phases(record, upto), record.buildings)
+
+
+def with_step(record: GameRecord, ruleset: str, decision: dict, move: str) -> str:
+    """The log `record` with one of the decision's moves appended where formats.md says: a
+    role as a new phase, a move at the end of the phase's moves, a keep in its `keep`."""
+    rules = record.rules
+    player = record.players.index(decision["player"])
+    phases = prefix_phases(record, list(steps(record)))
+    if decision["kind"] == "role":
+        role = next(r.id for r in rules.model.roles if rules.name(r.id) == move)
+        phases.append(PhaseText(role=role, chooser=player, moves=[]))
+    elif decision["kind"] == "keep":
+        phases[-1].keep = {**phases[-1].keep, player: parse_keep(move, rules)}
+    else:
+        phases[-1].moves = [*phases[-1].moves, (player, parse_move(phases[-1].role, move, rules), ())]
+    return write_log(rules, ruleset, record.players, record.plantations, phases, record.buildings)
+
+
+def game_before(record: GameRecord) -> Game:
+    return _played(record, False)[0]
+
+
+def equivalent(game: Game, role: str, player: int, real: AnyMove | Keep, listed: list[str], keep: bool) -> bool:
+    """Is the real step (a move or keep of `player`) the same as one of the listed texts: the same
+    move, or one that leaves the game in the same state (a price written or not, another order)?"""
+    rules = game.rules
+    parsed = [parse_keep(text, rules) if keep else parse_move(role, text, rules) for text in listed]
+    if real in parsed:
+        return True
+    after = _after(game, player, real, keep)
+    return any(_after(game, player, move, keep) == after for move in parsed)
+
+
+def _after(game: Game, player: int, move: AnyMove | Keep, keep: bool) -> dict:
+    trial = game.clone()
+    if keep:
+        assert isinstance(move, Keep)
+        others = {p: k for p, k in _best_keeps(trial).items() if p != player}
+        trial.finish_phase(keep={**others, player: move})
+    else:
+        trial.play(player, move)  # type: ignore[arg-type]
+    return board_state(trial)
+
+
+def _best_keeps(game: Game) -> dict[int, Keep]:
+    from referee.engine import legal
+
+    return {p: legal.keeps(game, p)[0] for p in range(game.n)}
+
+
+def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
+    """Walk every prefix of the game at `path`; return how many were checked."""
+    text = path.read_text()
+    record = read_log(text, path.name, None, path.parent)
+    ruleset = record.rules.id
+    all_steps = list(steps(record))
+    rng = random.Random(path.name)
+    checked = 0
+    for k in range(0, len(all_steps), every):
+        upto = all_steps[:k]
+        prefix = prefix_text(record, upto, ruleset)
+        run = next_decision(prefix, "prefix.yaml")
+        assert run.report.errors == [], (path.name, k, run.report.errors)
+        if run.report.complete:  # the game's end has come: the log may still write its last phase's passes and forced moves
+            assert all(step.kind in ("move", "keep", "draw") and step.phase == len(record.phases) - 1 for step in all_steps[k:]), (path.name, k)
+            assert run.decision is None and run.report.scores is not None
+            break
+        decision = run.decision
+        assert decision is not None, (path.name, k, "a game in progress waits for a decision")
+        step = all_steps[k]
+        d = decision.as_json()
+        where = (path.name, k, step, d["player"], d["kind"], (d["moves"] or [])[:5])
+        prefix_record = read_log(prefix, "prefix.yaml")
+        game = game_before(prefix_record)
+        role = prefix_record.phases[-1].role if prefix_record.phases else ""
+        decider = record.players.index(d["player"]) if d["player"] is not None else None
+        if step.kind == "role":
+            if d["kind"] == "role":
+                assert d["player"] == record.players[step.player], where  # type: ignore[index]
+                assert step.text in d["moves"], where
+            else:  # the phase's last players were left out: the decider's pass
+                assert d["kind"] == "move" and decider is not None and equivalent(game, role, decider, Pass(), d["moves"], False), where
+        elif step.kind == "move" and step.guests:
+            pass  # guest house moves are not listed (docs/next.md)
+        elif step.kind == "move":
+            assert d["kind"] == "move", where
+            assert decider is not None
+            if decider == step.player:
+                assert step.move is not None and equivalent(game, role, decider, step.move, d["moves"], False), where
+            else:
+                assert equivalent(game, role, decider, Pass(), d["moves"], False), where
+        elif step.kind == "draw":
+            if d["kind"] == "draw":
+                assert d["draw"] == {"key": "reveal", "tiles": int(step.text)}, where
+            else:
+                assert d["kind"] == "move" and decider is not None and equivalent(game, role, decider, Pass(), d["moves"], False), where
+        else:
+            if d["kind"] == "keep" and decider == step.player:
+                assert step.move is not None and equivalent(game, role, decider, step.move, d["moves"], True), where
+            elif d["kind"] == "move":  # the loading ends: a wharf owner let their turn go
+                assert decider is not None and equivalent(game, role, decider, Pass(), d["moves"], False), where
+            else:  # a keep written that was no choice: the decision is another's
+                from referee.engine import legal
+
+                assert step.player is not None and len(legal.keeps(game, step.player)) == 1, where
+        # offered moves appended give valid logs
+        offered = d["moves"] or []
+        for move in rng.sample(offered, min(appended, len(offered))):
+            extended = with_step(prefix_record, ruleset, d, move)
+            verdict = next_decision(extended, "extended.yaml")
+            assert verdict.report.errors == [], (where, move, verdict.report.errors)
+        checked += 1
+    final = next_decision(text, path.name)
+    assert final.report.errors == []
+    if final.report.complete:
+        assert final.decision is None and final.report.scores is not None
+    else:
+        assert final.decision is not None
+    return checked
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_prefix_of_a_real_game_waits_for_the_step_it_took(path: Path) -> None:
+    corpus = path.is_relative_to(CORPUS)
+    assert check_prefixes(path, every=3 if corpus else 1, appended=1 if corpus else 3) > 10
+
+
+def test_random_games_of_every_ruleset_and_player_count() -> None:
+    from referee.play import play, to_log
+    from referee.rulesets.load import load_ruleset
+
+    for ruleset in ("base", "expansion-1", "1897"):
+        rules = load_ruleset(ruleset)
+        for players in sorted(rules.model.player_counts):
+            log = to_log(play(rules, players, seed=players), ruleset)
+            path = Path(f"/tmp/referee-next-{ruleset}-{players}.yaml")
+            path.write_text(log)
+            assert check_prefixes(path, every=7, appended=2) > 10
+
+
+# --- the contract's shapes -------------------------------------------------------------
+
+
+def test_a_role_choice_lists_the_roles_open() -> None:
+    run = next_decision((FIXTURES / "formats-log.yaml").read_bytes(), "formats-log.yaml")
+    assert run.decision is not None
+    assert run.decision.as_json() == {
+        "player": "Ben",
+        "phase": None,
+        "kind": "role",
+        "moves": ["settler", "mayor", "builder", "craftsman", "trader", "captain"],
+    }
+
+
+def test_a_builder_lists_pass_and_each_building_with_its_price() -> None:
+    text = game_log("""
+        - builder: Anna
+          moves:
+            - Anna: small market
+    """)
+    decision = _decision(text)
+    assert decision["player"] == "Ben" and decision["phase"] == "builder" and decision["kind"] == "move"
+    assert decision["moves"][0] == "pass"
+    assert "small market for 1" in decision["moves"]  # Ben pays the full price of 1, written
+    assert "harbor for 8" not in decision["moves"]  # he has 2 doubloons
+
+
+def test_a_settler_phase_whose_turns_are_over_waits_for_the_new_row() -> None:
+    text = game_log("""
+        - settler: Anna
+          moves:
+            - Anna: quarry
+            - Ben: coffee
+            - Cleo: indigo
+    """)
+    decision = _decision(text)
+    assert decision == {"player": "Anna", "phase": "settler", "kind": "draw", "moves": None, "draw": {"key": "reveal", "tiles": 4}}
+
+
+def test_a_settler_phase_with_its_row_written_is_over() -> None:
+    text = game_log("""
+        - settler: Anna
+          moves:
+            - Anna: quarry
+          reveal: [corn, sugar, tobacco, indigo]
+    """)
+    assert _decision(text)["kind"] == "role"
+
+
+def test_a_complete_game_waits_for_nothing_and_has_its_scores() -> None:
+    obj = _json(["next", "--format", "json", str(FIXTURES / "game-3p.yaml")], 0)
+    assert obj["decision"] is None and obj["complete"] is True
+    assert [s["total"] for s in sorted(obj["scores"], key=lambda s: s["rank"])] == [44, 41, 40]
+
+
+def test_a_broken_log_is_answered_as_validate_answers_it() -> None:
+    text = game_log("""
+        - builder: Anna
+          moves:
+            - Anna: harbor
+    """)
+    path = Path("/tmp/referee-next-broken.yaml")
+    path.write_text(text)
+    nxt = _json(["next", "--format", "json", str(path)], 1)
+    validate = _json(["validate", "--format", "json", str(path)], 1)
+    assert nxt["decision"] is None and nxt["errors"] == validate["errors"] and nxt["errors"][0]["rule"] == "builder.cannot-afford"
+
+
+def test_an_unreadable_log_is_exit_2_with_its_read_errors() -> None:
+    path = Path("/tmp/referee-next-unreadable.yaml")
+    path.write_text("ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo]}\nphases:\n  - buildr: Anna\n")
+    obj = _json(["next", "--format", "json", str(path)], 2)
+    assert obj["valid"] is False and obj["decision"] is None and "did you mean" in obj["errors"][0]["message"]
+
+
+def test_text_output_says_who_decides_and_lists_the_moves() -> None:
+    result = CliRunner().invoke(app, ["next", str(FIXTURES / "formats-log.yaml")])
+    assert result.exit_code == 0
+    assert "Ben chooses a role (6 legal moves):\n  settler\n" in result.output
+
+
+def test_the_state_shows_the_boards_and_the_history_the_rounds() -> None:
+    run = next_decision((FIXTURES / "formats-log.yaml").read_bytes(), "formats-log.yaml")
+    obj = next_object(run)
+    state = obj["state"]
+    anna = state["players"][0]
+    assert anna["name"] == "Anna" and {"tile": "quarry", "tiles": 1, "occupied": 1, "circles": 1} in anna["island"]
+    assert state["governor"] == "Ben" and state["round"] == 2
+    assert [entry["round"] for entry in obj["history"]] == [0, 1]
+
+
+def _decision(text: str) -> dict:
+    run: NextReport = next_decision(text, "game.yaml")
+    assert run.report.errors == [], run.report.errors
+    assert run.decision is not None
+    return run.decision.as_json()
+
+
+def _json(args: list[str], code: int) -> dict:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == code, result.output
+    return json.loads(result.output)
