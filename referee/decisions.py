@@ -257,6 +257,8 @@ def board_state(game: Game) -> dict[str, Any]:
         "vp_chips": game.vp_chips,
         "goods_supply": {name(good): n for good, n in game.goods_supply.items()},
         "face_up": [name(tile) for tile in game.face_up],
+        "plantations_left": {name(tile): n for tile, n in game.deck.items() if n},  # face down: what a new row or a hacienda may draw
+        "plantation_discards": {name(tile): n for tile, n in game.discards.items() if n},  # reshuffled when the stacks run out
         "quarries": game.quarries,
         "roles": [
             {"role": name(card.role), "doubloons": card.doubloons, "taken_by": game.who(card.taken_by) if card.taken_by is not None else None}
