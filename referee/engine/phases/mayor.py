@@ -28,6 +28,7 @@ class Mayor(TurnPhase):
     """Colonists are handed out, then each player's whole arrangement is given (or forced)."""
 
     role = "mayor"
+    privilege_colonists = 0  # the colonists the mayor took as the privilege (set by `start`)
 
     def start(self) -> None:
         game = self.game
@@ -121,14 +122,16 @@ class Mayor(TurnPhase):
         b = self.board(p)
         total = b.colonists()
         circles = b.circles(self.rules)
-        if total >= circles:  # no choice: every circle is filled, the rest wait in San Juan
+        if total >= circles:  # left out: every circle is filled (a mayor's privilege taken), the rest wait in San Juan
             forest, circles_of = self.rules.forest_id, self.rules.circles
             b.manned = {t: n for t, n in b.island.items() if t != forest}
             b.buildings = {k: circles_of[k] for k in b.buildings}
             b.san_juan = total - circles
 
     def check_pass(self, p: int) -> None:
-        """A player left out is arranged for only when the rules leave no choice."""
+        """A player left out is arranged for only when every circle can be filled: a mayor so
+        left out took the privilege, though declining it was open to them (formats.md: an
+        arrangement left out means it was taken)."""
         b = self.board(p)
         total = b.colonists()
         circles = b.circles(self.rules)
