@@ -30,6 +30,7 @@ from referee.check import LogReport, check_record
 from referee.diagnostics import InputError, Missing, in_order
 from referee.engine import legal
 from referee.engine.game import Game
+from referee.engine.phases import PHASES
 from referee.engine.phases.base import TurnPhase
 from referee.engine.phases.captain import Captain
 from referee.engine.phases.craftsman import Craftsman
@@ -38,6 +39,8 @@ from referee.engine.phases.settler import Settler
 from referee.engine.state import Board
 from referee.moves import AnyMove, Arrange
 from referee.records.log import GameRecord, PhaseRecord, read_log
+from referee.records.write import canonical, log_document
+from referee.records.write_position import captain_position
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,9 @@ class NextReport:
     decision: Decision | None = None
     state: dict[str, Any] | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
+    log: dict[str, Any] | None = None  # the log read, in the JSON form of a game log (it can be sent back with a move added)
+    canonical: str | None = None  # the log read, as canonical YAML text
+    position: str | None = None  # the shipping position of the captain phase under way (at its start) or on offer
 
     @property
     def exit_code(self) -> int:
@@ -88,22 +94,30 @@ def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base
     report, run = check_record(record, file)
     if report.errors or run.game is None:
         return NextReport(report)
-    game, history = _played(record, run.complete)
+    game, history, position = _played(record, run.complete)
     round_number = game.round
     decision = None if run.complete else decide(game, record.phases[-1] if record.phases else None)
     if game.round != round_number:  # the open phase, finished by `decide`, was the round's last
         history.append(_standing(game, round_number))
-    return NextReport(report, decision, board_state(game), history)
+    if decision is not None and decision.kind == "role":  # what the captain's phase would be, were it chosen now
+        position = captain_position(game, game.chooser) if Captain.role in game.available_roles() else None
+    elif not isinstance(game.phase, Captain):
+        position = None
+    return NextReport(report, decision, board_state(game), history, log_document(record), canonical(record), position)
 
 
-def _played(record: GameRecord, complete: bool) -> tuple[Game, list[dict[str, Any]]]:
+def _played(record: GameRecord, complete: bool) -> tuple[Game, list[dict[str, Any]], str | None]:
     """The game of a valid log played to its last line: a complete game to its end; a game in
     progress with its last phase still open (not finished, so that its moves can be asked
-    for). And each player's VP and doubloons at the start and at the end of every round."""
+    for). And each player's VP and doubloons at the start and at the end of every round, and
+    the shipping position of the last phase, if it is a captain's, at its start."""
     game = Game(record.rules, record.players, record.plantations, record.buildings)
     history = [_standing(game, 0)]
+    position = None
     phases = record.phases
     for index, entry in enumerate(phases):
+        if index == len(phases) - 1 and not complete and PHASES.get(entry.role) is Captain:
+            position = captain_position(game, entry.chooser)
         game.choose_role(entry.chooser, entry.role, entry.doubloons)
         for move in entry.moves:
             game.play(move.player, move.move, move.guests)
@@ -113,7 +127,7 @@ def _played(record: GameRecord, complete: bool) -> tuple[Game, list[dict[str, An
         game.finish_phase(entry.reveal, entry.keep)
         if game.round != before or game.over:
             history.append(_standing(game, before))
-    return game, history
+    return game, history, position
 
 
 def _standing(game: Game, round_number: int) -> dict[str, Any]:

@@ -316,3 +316,34 @@ def _json(args: list[str], code: int) -> dict:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == code, result.output
     return json.loads(result.output)
+
+
+def test_the_log_comes_back_as_json_that_is_itself_a_log_and_as_canonical_text() -> None:
+    path = CORPUS / "game-4p-1.yaml"
+    record = read_log(path.read_text(), path.name)
+    cut = prefix_text(record, list(steps(record))[:150], "base")
+    obj = next_object(next_decision(cut, "cut.yaml"))
+    again = next_object(next_decision(json.dumps(obj["log"]), "again.json"))
+    assert again["decision"] == obj["decision"] and again["state"] == obj["state"]
+    assert obj["canonical"] == cut.replace("phases: []", "phases: []")
+
+
+def test_a_captain_phase_carries_its_shipping_position_from_its_start() -> None:
+    from referee.ship_command import ship_report
+
+    path = FIXTURES / "game-4p.yaml"
+    record = read_log(path.read_text(), path.name)
+    all_steps = list(steps(record))
+    captain = next(i for i, step in enumerate(all_steps) if step.kind == "role" and step.text == "captain" and all_steps[i + 1].kind == "move")
+    inside = next_object(next_decision(prefix_text(record, all_steps[: captain + 2], "base"), "cut.yaml"))
+    assert inside["decision"]["phase"] == "captain" and inside["position"] is not None
+    chooser = record.players[all_steps[captain].player]  # type: ignore[index]
+    assert inside["position"].splitlines()[4].startswith(f"  - {{name: {chooser},")  # the captain first
+    pieces, code = ship_report(inside["position"].encode(), "position.yaml", None, None, None, None, True)
+    assert code == 0 and json.loads("".join(pieces))["players"][chooser]["vp"]["best"] >= 1
+    roles = [
+        next_object(next_decision(prefix_text(record, all_steps[:i], "base"), "cut.yaml")) for i, step in enumerate(all_steps[:120]) if step.kind == "role"
+    ]
+    offered = [obj for obj in roles if obj["decision"]["kind"] == "role"]
+    assert offered and all((obj["position"] is not None) == ("captain" in obj["decision"]["moves"]) for obj in offered)
+    assert any(obj["position"] is None for obj in offered) and any(obj["position"] is not None for obj in offered)

@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.moves import AnyMove, Keep
 from referee.rulesets.rules import Rules
@@ -71,8 +71,7 @@ def write_log(
         if ph.moves:
             out.append("    moves:")
             for p, move, guests in ph.moves:
-                text = ", ".join([*(f"guest {_place(rules, g)}" for g in guests), *([move.text(rules)] if move.text(rules) != "pass" or not guests else [])])
-                out.append(f"      - {scalar(players[p])}: {scalar(text)}")
+                out.append(f"      - {scalar(players[p])}: {scalar(move_text(rules, move, guests))}")
         if ph.reveal is not None:
             out.append(f"    reveal: [{', '.join(rules.name(k).lower() for k in ph.reveal)}]")
         if ph.keep:
@@ -81,6 +80,37 @@ def write_log(
     if result:
         out.append("result: {" + ", ".join(f"{scalar(players[p])}: {v}" for p, v in sorted(result.items())) + "}")
     return "\n".join(out) + "\n"
+
+
+def move_text(rules: Rules, move: AnyMove, guests: tuple[str, ...] = ()) -> str:
+    """A move as the log writes it: the guest house's clauses first, then the move (a pass
+    after guests is the guests alone)."""
+    text = move.text(rules)
+    return ", ".join([*(f"guest {_place(rules, g)}" for g in guests), *([text] if text != "pass" or not guests else [])])
+
+
+def log_document(record: GameRecord, ruleset: str | None = None) -> dict[str, Any]:
+    """A log that was read, as the JSON form of a game log (JSON is YAML: the mapping can be
+    sent back as a log): the ruleset's names, each move in canonical notation."""
+    rules, players = record.rules, record.players
+    setup: dict[str, Any] = {"plantations": [rules.name(k).lower() for k in record.plantations]}
+    if record.buildings is not None:
+        setup["buildings"] = [rules.name(b).lower() for b in record.buildings]
+    phases: list[dict[str, Any]] = []
+    for ph in record.phases:
+        entry: dict[str, Any] = {rules.name(ph.role): players[ph.chooser]}
+        if ph.doubloons is not None:
+            entry["doubloons"] = ph.doubloons
+        entry["moves"] = [{players[m.player]: move_text(rules, m.move, m.guests)} for m in ph.moves]
+        if ph.reveal is not None:
+            entry["reveal"] = [rules.name(k).lower() for k in ph.reveal]
+        if ph.keep:
+            entry["keep"] = {players[p]: k.text(rules) for p, k in sorted(ph.keep.items())}
+        phases.append(entry)
+    document: dict[str, Any] = {"ruleset": ruleset or rules.id, "players": list(players), "setup": setup, "phases": phases}
+    if record.result:
+        document["result"] = {players[p]: v for p, (v, _) in sorted(record.result.items())}
+    return document
 
 
 def _place(rules: Rules, place: str) -> str:

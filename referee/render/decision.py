@@ -51,4 +51,7 @@ def next_object(run: NextReport) -> dict[str, Any]:
     obj["decision"] = run.decision.as_json() if run.decision is not None else None
     obj["state"] = run.state
     obj["history"] = run.history if run.state is not None else None
+    obj["log"] = run.log
+    obj["canonical"] = run.canonical
+    obj["position"] = run.position
     return obj
