@@ -316,6 +316,7 @@ def _is_building_with(rules: Rules, clause: str, effect: str) -> bool:
 
 
 MEMO_SIZE = 50_000  # move texts remembered per ruleset (an archive repeats a few thousand texts)
+MEMO_TEXT = 200  # only texts up to this long are remembered: a move is a few words, and 50,000 long texts would be a lot of memory
 
 
 def read_written(role: str, written: str, rules: Rules) -> tuple[tuple[str, ...], AnyMove]:
@@ -330,11 +331,11 @@ def read_written(role: str, written: str, rules: Rules) -> tuple[tuple[str, ...]
             guests, text = split_guests(written, rules)
             hit = (guests, parse_move(role, text, rules) if text or not guests else Pass())
         except MoveError as exc:
-            hit = exc
-        if len(memo) < MEMO_SIZE:
+            hit = str(exc)  # the message, not the exception: its traceback holds every frame of the reading (and the whole document)
+        if len(memo) < MEMO_SIZE and len(written) <= MEMO_TEXT:
             memo[key] = hit
-    if isinstance(hit, MoveError):
-        raise MoveError(str(hit))
+    if isinstance(hit, str):
+        raise MoveError(hit)
     return hit
 
 
