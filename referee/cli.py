@@ -426,6 +426,10 @@ def serve(
 ) -> None:
     """The score sheet, the shipping calculator and the log check as a page in the browser
     (and their JSON API: POST /api/validate, /api/score-sheet, /api/ship)."""
+    refused = _host_refused(host)
+    if refused:
+        print(printable(f"--host {host!r}: error[usage.host]: {refused}"))
+        raise typer.Exit(2)
     from referee.server import serve as run
 
     try:
@@ -433,6 +437,20 @@ def serve(
     except OSError as exc:
         print(printable(f"{host}:{port}: error[serve.address]: cannot serve there: {exc.strerror or exc}"))
         raise typer.Exit(2) from None
+
+
+def _host_refused(host: str) -> str:
+    """Why `--host` cannot be served on ('' if it can be tried): an empty address would listen
+    on every interface, and a name that cannot be encoded would end in a traceback."""
+    if not host.strip():
+        return "give an address or a host name (127.0.0.1: this machine only; 0.0.0.0: the network), not an empty one"
+    if host != host.strip() or "\x00" in host:
+        return "an address or a host name has no spaces or NUL characters around or in it"
+    try:
+        host.encode("idna")
+    except UnicodeError as exc:
+        return f"not an address or a host name that can be encoded ({exc})"
+    return ""
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """`referee serve`: the score sheet, the shipping calculator and the log check as one page in the
-browser, and the JSON API behind it, served from this machine by the standard library's server.
+browser, and the JSON API behind it, served from this machine.
 
 - `GET /` the page (referee/web/index.html: everything it needs is served from here, offline);
   `GET /api/rulesets` and `GET /api/rules/NAME` the bundled rulesets' data, for the page's lists.
@@ -13,25 +13,84 @@ browser, and the JSON API behind it, served from this machine by the standard li
   request reads or writes a file of the machine (a document naming a ruleset by path is refused
   with 400: the server knows only the bundled rulesets).
 
-Nothing here is imported by the other commands.
+A JSON endpoint is one entry in `POSTS`: its path and a job `(data: bytes) -> (HTTPStatus, dict)`
+run in a thread of the server (`Post(job)`), or in a process of its own, stopped at the time
+limit (`Post(job, calculation=True)`, for the shipping calculator's searches).
+
+The HTTP server is uvicorn (its h11 connection, an asyncio protocol: a waiting client costs a
+socket, not a thread), with what uvicorn lacks against slow and idle clients added by
+`_Connection`: a request must be read whole within `READ_SECONDS` of the connection (or of the
+previous answer), and at the bound on connections (below the limit of open files) the one
+that has waited longest for its request is closed to let the new one in. Chosen by measurement
+against issue 29's reproducers (the server under `ulimit -n 1024`; a client behind 1,100 idle
+connections; behind 600 clients sending a byte a second; 400 clients that leave early; odd
+Content-Lengths; 50 clients for 4 s):
+
+| server | a new client behind 1,100 idle | server CPU in 3 s meanwhile | behind 600 trickling | lines on stderr (tracebacks) | 5,001-digit length |
+| --- | --- | --- | --- | --- | --- |
+| http.server (before) | no answer in 15 s | 3.0 s (spins) | answered | 17,040 (802) | 500 |
+| waitress 3.0.2 (connection_limit 500, channel_timeout 10 s) | no answer in 15 s | 0.01 s | no answer in 15 s | 2,323 (0) | connection closed |
+| uvicorn 0.54 alone (limit_concurrency 500) | no answer in 15 s | 1.6 s (EMFILE, reported) | 503 | 1,260,181 (210,029) | 400 |
+| uvicorn 0.54 with `_Connection` | answered in 0.01 s | 0.01 s | answered in 0.02 s | 0 (0) | 400 |
+
+(All four answered 50 clients for 4 s without a failure, 10,700 to 19,300 requests; every odd
+Content-Length gets 400, 411 or 413 here, where waitress and uvicorn alone answer a missing one
+as an empty body and two equal ones as one.)
+
+Waitress stops accepting at its connection limit and times clients out only when silent: new
+clients queue behind the idle ones, and a byte a second keeps a slot forever; fixing that means
+changing its dispatcher. uvicorn's connection is a small class to extend, and an asyncio
+server's waiting clients are cheap. Starlette is not needed: the routes are a table here.
+
+Nothing here is imported by the other commands (uvicorn is imported only by this module).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import multiprocessing
+import re
+import resource
+import socket
+import sys
 import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.output import json_text
 from referee.source import MAX_BYTES
 
 SHIP_SECONDS = 20.0  # a calculator request's time limit
+READ_SECONDS = 20.0  # a request (headers and body) read whole within this, or the connection is closed: a slow client cannot hold a connection
+KEEP_ALIVE_SECONDS = 5.0  # an idle connection between two requests is closed after this
+HEADER_BYTES = 16 * 1024  # the request line and headers: a browser sends under 2 KiB
+CONNECTIONS = 512  # at most this many connections at once (fewer under a low limit of open files)
+FILES_KEPT = 128  # open files kept free of connections: the listening socket, the calculations' pipes, the page
+BACKLOG = 128  # connections waiting to be accepted; asyncio also accepts up to this many at once, before any is counted
+JOB_THREADS = 4  # the in-process jobs (a log checked, a sheet scored) run in these threads, never in the event loop
+CALCULATIONS = max(2, multiprocessing.cpu_count())  # calculations at once; the others wait their turn (within SHIP_SECONDS)
 PAGE = "web/index.html"
+
+Job = Callable[[bytes], tuple[HTTPStatus, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Post:
+    """A JSON endpoint: `job` takes the request's body and gives the status and the JSON answer.
+    A `calculation` runs in a process of its own, stopped at the server's time limit (503)."""
+
+    job: Job
+    calculation: bool = False
 
 
 class Refused(Exception):
@@ -43,91 +102,17 @@ class Refused(Exception):
         self.body = body
 
 
-def make_server(host: str, port: int, ship_seconds: float = SHIP_SECONDS) -> ThreadingHTTPServer:
-    """A server bound to (host, port) (port 0: any free one), not yet serving."""
-
-    class Handler(_Handler):
-        limit = ship_seconds
-
-    server = _Server((host, port), Handler)
-    server.daemon_threads = True
-    return server
-
-
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 128  # the standard library's 5 resets the connections of a busy table's clients
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server_version = "referee"
-    limit = SHIP_SECONDS
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the terminal that runs `referee serve` shows its address, not every request."""
-
-    def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
-        try:
-            if path in ("/", "/index.html"):
-                page = resources.files("referee").joinpath(PAGE).read_bytes()
-                self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
-            elif path == "/api/rulesets":
-                from referee.rulesets.load import bundled_rulesets
-
-                self._json(HTTPStatus.OK, {"rulesets": bundled_rulesets()})
-            elif path.startswith("/api/rules/"):
-                self._json(HTTPStatus.OK, _rules(path.removeprefix("/api/rules/")))
-            else:
-                raise Refused(HTTPStatus.NOT_FOUND, {"error": f"no page at {path}"})
-        except Refused as refused:
-            self._json(refused.status, refused.body)
-        except Exception as exc:  # a bug in referee (a page missing from the install): answered
-            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"referee failed ({type(exc).__name__}: {exc})"})
-
-    def do_POST(self) -> None:
-        path = self.path.split("?", 1)[0]
-        try:
-            job = _JOBS.get(path)
-            if job is None:
-                raise Refused(HTTPStatus.NOT_FOUND, {"error": f"no API at {path}: POST to {', '.join(_JOBS)}"})
-            data = self._body()
-            _bundled_ruleset_only(data)
-            if path == "/api/ship":
-                status, body = _in_a_process(job, data, self.limit)
-            else:
-                status, body = job(data)
-            self._json(status, body)
-        except Refused as refused:
-            self._json(refused.status, refused.body)
-        except Exception as exc:  # a bug in referee: answered, never a dropped connection
-            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, _errors([Diagnostic("internal.error", f"referee failed on this document ({type(exc).__name__}: {exc})", None, READ_ERROR)]))
-
-    def _body(self) -> bytes:
-        length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
-            raise Refused(HTTPStatus.LENGTH_REQUIRED, _errors([Diagnostic("input.length", "send the document with its Content-Length", None, READ_ERROR)]))
-        size = int(length)
-        if size > MAX_BYTES:
-            self.close_connection = True  # the body is not read: the connection cannot be reused
-            raise Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, _errors([Diagnostic("input.too-large", f"the document is {size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)", None, READ_ERROR)]))
-        return self.rfile.read(size)
-
-    def _json(self, status: HTTPStatus, body: dict[str, Any]) -> None:
-        self._send(status, json_text(body).encode(), "application/json")
-
-    def _send(self, status: HTTPStatus, payload: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(payload)
+# --- the jobs ---
 
 
 def _errors(diagnostics: list[Diagnostic], file: str = "document") -> dict[str, Any]:
     from referee.render.report import diagnostic_json
 
     return {"file": file, "valid": False, "errors": [diagnostic_json(d, file) for d in diagnostics]}
+
+
+def _refusal(status: HTTPStatus, rule: str, message: str) -> Refused:
+    return Refused(status, _errors([Diagnostic(rule, message, None, READ_ERROR)]))
 
 
 def _bundled_ruleset_only(data: bytes) -> None:
@@ -177,7 +162,11 @@ def _ship(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
     return _status(code), json.loads("".join(pieces))
 
 
-_JOBS = {"/api/validate": _validate, "/api/score-sheet": _score_sheet, "/api/ship": _ship}
+POSTS: dict[str, Post] = {
+    "/api/validate": Post(_validate),
+    "/api/score-sheet": Post(_score_sheet),
+    "/api/ship": Post(_ship, calculation=True),
+}
 
 
 def _rules(name: str) -> dict[str, Any]:
@@ -211,37 +200,403 @@ def _rules(name: str) -> dict[str, Any]:
     }
 
 
-def _in_a_process(job: Any, data: bytes, seconds: float) -> tuple[HTTPStatus, dict[str, Any]]:
-    """`job(data)` in a process of its own, stopped after `seconds` (503): a long calculation
-    holds one process, never the server."""
-    context = multiprocessing.get_context("fork")
+def _get(path: str) -> tuple[HTTPStatus, bytes, str]:
+    """The page or a ruleset's data: (status, payload, content type)."""
+    if path in ("/", "/index.html"):
+        return HTTPStatus.OK, resources.files("referee").joinpath(PAGE).read_bytes(), "text/html; charset=utf-8"
+    if path == "/api/rulesets":
+        from referee.rulesets.load import bundled_rulesets
+
+        return HTTPStatus.OK, _json({"rulesets": bundled_rulesets()}), "application/json"
+    if path.startswith("/api/rules/"):
+        return HTTPStatus.OK, _json(_rules(path.removeprefix("/api/rules/"))), "application/json"
+    raise Refused(HTTPStatus.NOT_FOUND, {"error": f"no page at {path}"})
+
+
+def _json(body: dict[str, Any]) -> bytes:
+    return json_text(body).encode()
+
+
+# --- the calculations' processes ---
+
+
+def _start_processes() -> Any:
+    """The context of the calculations' processes: forked from a server process started with a
+    fresh interpreter (forkserver), which has imported the calculator but runs no thread. A fork
+    of the threaded server itself could copy a lock held by another thread (an import lock: the
+    child waits forever, and the contract's 0.3 s example is answered 503 after 20 s)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["referee.server", "referee.ship_command", "referee.shipping"])
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()  # started now, before the first request: its imports are not a request's time
+    return context
+
+
+def _in_a_process(context: Any, job: Job, data: bytes, seconds: float, abandoned: threading.Event) -> tuple[HTTPStatus, dict[str, Any]]:
+    """`job(data)` in a process of its own, stopped after `seconds` (503) or when the client has
+    left (`abandoned`): a long calculation holds one process, never the server; a process ends
+    with its request, so nothing it remembered stays."""
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_run_and_send, args=(job, data, send), daemon=True)
     process.start()
     send.close()
     try:
-        if not receive.poll(seconds):
-            process.terminate()
-            process.join(5)
-            message = f"the calculation took longer than the server's limit of {seconds:g} s and was stopped; `referee ship` on the command line has no limit"
-            raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, _errors([Diagnostic("server.time-limit", message, None, READ_ERROR)]))
+        waited = 0.0
+        while not receive.poll(min(0.25, seconds - waited)):
+            waited += 0.25
+            if waited >= seconds or abandoned.is_set():
+                process.terminate()
+                process.join(5)
+                message = f"the calculation took longer than the server's limit of {seconds:g} s and was stopped; `referee ship` on the command line has no limit"
+                raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.time-limit", message)
         try:
             status, body = receive.recv()
         except EOFError:  # the process died (out of memory): answered, the server goes on
-            raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, _errors([Diagnostic("server.failed", "the calculation's process ended without an answer", None, READ_ERROR)])) from None
+            raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.failed", "the calculation's process ended without an answer") from None
         return HTTPStatus(status), body
     finally:
         receive.close()
         process.join(1)
 
 
-def _run_and_send(job: Any, data: bytes, send: Any) -> None:
+def _run_and_send(job: Job, data: bytes, send: Any) -> None:
     try:
         status, body = job(data)
     except Exception as exc:  # reported to the parent, which answers it
         status, body = HTTPStatus.INTERNAL_SERVER_ERROR, _errors([Diagnostic("internal.error", f"referee failed ({type(exc).__name__}: {exc})", None, READ_ERROR)])
     send.send((int(status), body))
     send.close()
+
+
+# --- the application (ASGI) ---
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class _Api:
+    """The page and the API as an ASGI application: routes, bodies within their bounds, jobs in
+    threads or processes; every answer JSON (but the page's)."""
+
+    def __init__(self, ship_seconds: float) -> None:
+        self.ship_seconds = ship_seconds
+        self.threads = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="referee-job")
+        self.waiting = ThreadPoolExecutor(CALCULATIONS, thread_name_prefix="referee-calculation")  # each waits on one process
+        self.processes = _start_processes()
+        self.free: asyncio.Semaphore | None = None  # made in the server's event loop
+
+    def close(self) -> None:
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        self.waiting.shutdown(wait=False, cancel_futures=True)
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        path = scope["raw_path"].decode("latin-1")  # as sent, %-escapes kept: a ruleset name is never decoded into a path
+        method = scope["method"]
+        whole = True  # the request's body was read (or it has none): the connection can serve another
+        try:
+            if method == "GET":
+                status, payload, kind = await asyncio.get_running_loop().run_in_executor(self.threads, _get, path)
+            elif method == "POST":
+                whole = False
+                post = POSTS.get(path)
+                if post is None:
+                    raise Refused(HTTPStatus.NOT_FOUND, {"error": f"no API at {path}: POST to {', '.join(POSTS)}"})
+                data = await _body(scope, receive)
+                if data is None:
+                    return  # the client left: nobody to answer
+                whole = True
+                answer = await self._run(post, data, receive)
+                if answer is None:
+                    return
+                status, payload, kind = answer[0], _json(answer[1]), "application/json"
+            else:
+                raise Refused(HTTPStatus.NOT_IMPLEMENTED, {"error": f"{method} is not served here: GET the page or POST to {', '.join(POSTS)}"})
+        except Refused as refused:
+            status, payload, kind = refused.status, _json(refused.body), "application/json"
+        except Exception as exc:  # a bug in referee (a page missing from the install): answered, never a dropped connection
+            status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
+            payload = _json(_errors([Diagnostic("internal.error", f"referee failed on this document ({type(exc).__name__}: {exc})", None, READ_ERROR)]))
+        headers = [(b"content-type", kind.encode()), (b"content-length", str(len(payload)).encode()), (b"cache-control", b"no-store")]
+        if not whole:
+            headers.append((b"connection", b"close"))  # the body is not read: the connection cannot be reused
+        await send({"type": "http.response.start", "status": int(status), "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
+
+    async def _run(self, post: Post, data: bytes, receive: Receive) -> tuple[HTTPStatus, dict[str, Any]] | None:
+        """The job's answer; None when the client left before it (a calculation is then stopped)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self.threads, _bundled_ruleset_only, data)
+        if not post.calculation:
+            return await loop.run_in_executor(self.threads, post.job, data)
+        if self.free is None:
+            self.free = asyncio.Semaphore(CALCULATIONS)
+        try:
+            await asyncio.wait_for(self.free.acquire(), self.ship_seconds)
+        except TimeoutError:
+            message = f"the server's {CALCULATIONS} calculations were busy for longer than its limit of {self.ship_seconds:g} s; try again, or `referee ship` on the command line"
+            raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.time-limit", message) from None
+        abandoned = threading.Event()
+        try:
+            calculation = loop.run_in_executor(self.waiting, _in_a_process, self.processes, post.job, data, self.ship_seconds, abandoned)
+            leaving = asyncio.ensure_future(_left(receive))
+            await asyncio.wait((calculation, leaving), return_when=asyncio.FIRST_COMPLETED)
+            if not calculation.done():
+                abandoned.set()
+                await asyncio.wait((calculation,))
+                calculation.exception()  # the answer nobody waits for (stopped: a Refused), retrieved so it is not reported
+                return None
+            leaving.cancel()
+            return calculation.result()
+        finally:
+            self.free.release()
+
+
+async def _body(scope: dict[str, Any], receive: Receive) -> bytes | None:
+    """The request's body within MAX_BYTES, by its one Content-Length; None if the client left."""
+    lengths = [value for name, value in scope["headers"] if name == b"content-length"]
+    if not lengths:
+        raise _refusal(HTTPStatus.LENGTH_REQUIRED, "input.length", "send the document with its Content-Length")
+    if len(lengths) > 1:
+        raise _refusal(HTTPStatus.BAD_REQUEST, "input.length", f"the request has {len(lengths)} Content-Length headers; send one")
+    length = lengths[0].decode("latin-1")
+    if not (length.isascii() and length.isdigit()) or len(length) > 18:  # h11 has checked it is ASCII digits; the length of them is ours to bound
+        shown = length if len(length) <= 20 else length[:20] + "..."
+        raise _refusal(HTTPStatus.BAD_REQUEST, "input.length", f"the Content-Length '{shown}' is not a number of bytes")
+    size = int(length)
+    if size > MAX_BYTES:
+        raise _refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "input.too-large", f"the document is {size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)")
+    parts: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(parts)
+
+
+async def _left(receive: Receive) -> None:
+    """Returns when the client has gone (uvicorn's receive waits for it once the body is read)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+# --- the connection ---
+
+
+_CONTENT_LENGTH = re.compile(rb"^content-length[ \t]*:", re.IGNORECASE | re.MULTILINE)
+
+
+class _Connection(H11Protocol):
+    """uvicorn's HTTP/1.1 connection with the bounds it lacks: a request read whole within
+    READ_SECONDS (uvicorn times out only idle connections between requests: a client sending a
+    byte a second would hold its connection forever), and at most `bound` connections, the one
+    that has waited longest for its request closed to let a new one in (idle clients never
+    starve new ones, and the server never runs out of open files, where asyncio's accept would
+    report every attempt). A request that is not well-formed HTTP gets a JSON 400."""
+
+    bound = CONNECTIONS
+    read_seconds = READ_SECONDS
+    waiting_since: float | None = None  # when the connection began waiting for its request; None while it is answered
+    clock: asyncio.TimerHandle | None = None
+    head: bytes | None = None  # the request's headers as received so far, until their end is seen
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._wait()
+        if len(self.connections) > self.bound:  # (closed connections stay in the set for a turn of the loop: counted again below)
+            open_ = [c for c in self.connections if isinstance(c, _Connection) and not c.transport.is_closing()]
+            if len(open_) <= self.bound:
+                return
+            waiting = [c for c in open_ if c is not self and c.waiting_since is not None]
+            if waiting:
+                oldest = min(waiting, key=lambda c: c.waiting_since or 0.0)
+                oldest._stop_clock()
+                oldest.waiting_since = None
+                oldest.transport.close()
+            else:  # every connection is being answered: this one is refused at once
+                self._refuse(HTTPStatus.SERVICE_UNAVAILABLE, "server.busy", f"the server is answering {self.bound} connections; try again in a moment")
+
+    def data_received(self, data: bytes) -> None:
+        if self.head is not None:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end >= 0 or len(self.head) > HEADER_BYTES:
+                lengths = len(_CONTENT_LENGTH.findall(self.head, 0, end if end >= 0 else len(self.head)))
+                self.head = None
+                if end < 0 or end > HEADER_BYTES:  # (h11 bounds only headers still incomplete, not ones that came in one piece)
+                    self._refuse(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "input.request", f"the request's line and headers are over {HEADER_BYTES // 1024} KiB")
+                    return
+                if lengths > 1:  # h11 keeps one of equal Content-Lengths; two are refused, as two different ones are
+                    self._refuse(HTTPStatus.BAD_REQUEST, "input.length", f"the request has {lengths} Content-Length headers; send one")
+                    return
+        try:
+            super().data_received(data)
+        except Exception:  # h11 raises a few malformed requests as other errors than its own: answered, not reported
+            self.send_400_response("")
+            return
+        if self.waiting_since is not None and not self._reading():
+            self._stop_clock()
+            self.waiting_since = None
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self._reading():
+            self._wait()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_clock()
+        self.waiting_since = None
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request h11 cannot read (a bad Content-Length, headers over
+        HEADER_BYTES, a broken request line), as JSON with a rule."""
+        self._refuse(HTTPStatus.BAD_REQUEST, "input.request", "the request is not well-formed HTTP/1.1 (its request line, a header or its Content-Length)")
+
+    def _reading(self) -> bool:
+        """The connection waits for a request, or for the rest of one."""
+        return self.cycle is None or self.cycle.response_complete or self.cycle.more_body
+
+    def _wait(self) -> None:
+        self._stop_clock()
+        self.waiting_since = self.loop.time()
+        self.head = b""
+        self.clock = self.loop.call_later(self.read_seconds, self._too_slow)
+
+    def _stop_clock(self) -> None:
+        if self.clock is not None:
+            self.clock.cancel()
+            self.clock = None
+
+    def _too_slow(self) -> None:
+        self.clock = None
+        if self.transport.is_closing() or not self._reading():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True  # the application reading the body is told the client left
+        if self.cycle is None or not self.cycle.response_started:
+            self._refuse(HTTPStatus.REQUEST_TIMEOUT, "input.timeout", f"the request was not sent whole within {self.read_seconds:g} s")
+        else:
+            self.transport.close()
+
+    def _refuse(self, status: HTTPStatus, rule: str, message: str) -> None:
+        """Answer `status` with a JSON diagnostic and close, whatever state h11 is in."""
+        payload = _json(_errors([Diagnostic(rule, message, None, READ_ERROR)]))
+        head = f"HTTP/1.1 {status.value} {status.phrase}\r\ncontent-type: application/json\r\ncontent-length: {len(payload)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n"
+        if self.cycle is not None:
+            self.cycle.disconnected = True  # nothing more is written on this connection
+        self.transport.write(head.encode() + payload)
+        self.transport.close()
+
+
+# --- the server ---
+
+
+def _connection_bound() -> int:
+    """CONNECTIONS, or fewer when the limit of open files would be reached before: half of
+    what is left of it, as sockets accepted in a burst, or closed to make room, still hold their
+    file for a turn of the event loop (out of files, asyncio's accept reports each attempt, a
+    thousand lines a second, in Python 3.11)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS
+    return max(8, min(CONNECTIONS, (soft - FILES_KEPT) // 2))
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on (host, port): an address, or a name resolved to its first address."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart finds its port free at once
+        listener.bind(address)
+        listener.listen(BACKLOG)
+    except OSError:
+        listener.close()
+        raise
+    listener.setblocking(False)
+    return listener
+
+
+_REPORTED: dict[str, float] = {}  # each report's last time on the terminal
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's reports (a socket error it cannot recover from) as one line, no
+    traceback, the same one at most once a minute."""
+    exception = context.get("exception")
+    line = f"referee serve: {context.get('message', 'error')}{f' ({exception})' if exception else ''}"
+    if loop.time() - _REPORTED.get(line, -60.0) >= 60.0:
+        _REPORTED[line] = loop.time()
+        print(line, file=sys.stderr, flush=True)
+
+
+class Server:
+    """A server bound to its address, not yet serving: `serve_forever()` serves (in any thread),
+    `shutdown()` stops it from another, `server_close()` frees the address."""
+
+    def __init__(self, host: str, port: int, ship_seconds: float = SHIP_SECONDS, read_seconds: float = READ_SECONDS) -> None:
+        self.socket = _bind(host, port)
+        self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
+        self.api = _Api(ship_seconds)
+        connection = type("Connection", (_Connection,), {"bound": _connection_bound(), "read_seconds": read_seconds})
+        self.config = uvicorn.Config(
+            self.api,
+            http=connection,
+            ws="none",
+            lifespan="off",
+            interface="asgi3",
+            log_config=None,
+            log_level="error",  # uvicorn's start-up lines and its warning for every bad request stay off the terminal
+            access_log=False,  # the terminal shows the address, not every request
+            proxy_headers=False,
+            server_header=False,
+            timeout_keep_alive=int(KEEP_ALIVE_SECONDS),
+            timeout_graceful_shutdown=2,  # Ctrl-C waits no longer for a running calculation
+            h11_max_incomplete_event_size=HEADER_BYTES,
+            backlog=BACKLOG,
+        )
+        self.uvicorn = uvicorn.Server(self.config)
+        reports = logging.getLogger("uvicorn")
+        if not any(isinstance(handler, _OneLine) for handler in reports.handlers):
+            reports.addHandler(_OneLine())
+            reports.propagate = False  # not to the root logger, whose last resort prints tracebacks
+        self.stopped = threading.Event()
+
+    def serve_forever(self) -> None:
+        """Serve until `shutdown()` or Ctrl-C (KeyboardInterrupt, after the connections close)."""
+        self.stopped.clear()
+        try:
+            asyncio.run(self._serve())
+        finally:
+            self.stopped.set()
+
+    async def _serve(self) -> None:
+        asyncio.get_running_loop().set_exception_handler(_quiet)
+        await self.uvicorn.serve(sockets=[self.socket])
+
+    def shutdown(self) -> None:
+        self.uvicorn.should_exit = True
+        self.stopped.wait(10)
+
+    def server_close(self) -> None:
+        self.socket.close()
+        self.api.close()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server_close()
+
+
+def make_server(host: str, port: int, ship_seconds: float = SHIP_SECONDS, read_seconds: float = READ_SECONDS) -> Server:
+    """A server bound to (host, port) (port 0: any free one), not yet serving."""
+    return Server(host, port, ship_seconds, read_seconds)
 
 
 def serve(host: str, port: int, open_browser: bool) -> None:
@@ -259,3 +614,11 @@ def serve(host: str, port: int, open_browser: bool) -> None:
         pass
     finally:
         server.server_close()
+
+
+class _OneLine(logging.Handler):
+    """uvicorn's errors on the terminal, each as one line (its tracebacks left out)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"referee serve: {record.getMessage().strip()}", file=sys.stderr, flush=True)
+

@@ -88,7 +88,7 @@ def test_ship_answers_as_the_command_line(server):
     assert status == 200
     expected = cli_json("ship", str(path))
     assert {k: v for k, v in body.items() if k != "file"} == {k: v for k, v in expected.items() if k != "file"}
-    assert [(name, p["vp"]["worst"], p["vp"]["expected"], p["vp"]["best"]) for name, p in body["players"].items()] == [("Anna", 6, 9, 10), ("Ben", 0, 4, 4), ("Cleo", 0, 1, 1)]
+    assert [(name, p["vp"]["guaranteed"], p["vp"]["expected"], p["vp"]["best"]) for name, p in body["players"].items()] == [("Anna", 9, 9, 10), ("Ben", 4, 4, 4), ("Cleo", 0, 1, 1)]
 
 
 def test_a_document_that_cannot_be_read_gets_the_command_lines_diagnostics_with_400(server):
