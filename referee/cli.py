@@ -509,6 +509,14 @@ def next_(
     file: Annotated[str, typer.Argument(help="A game log, complete or in progress; '-' reads standard input.", show_default=False)],
     ruleset: RulesetOption = None,
     format: FormatOption = Format.text,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit",
+            min=1,
+            help="List at most this many moves (a mayor's arrangements may number a hundred thousand); the JSON then says truncated and their count.",
+        ),
+    ] = None,
 ) -> None:
     """The decision a game in progress waits for, and every legal move.
 
@@ -532,7 +540,7 @@ def next_(
             assert item.error is not None
             run = NextReport(LogReport(item.name, errors=[item.error]))
         else:
-            run = next_decision(item.data, item.name, ruleset, item.base)
+            run = next_decision(item.data, item.name, ruleset, item.base, limit)
     except Exception as exc:  # a bug in referee: reported, never a traceback
         run = NextReport(LogReport(item.name, errors=[internal_error(item.name, exc)]))
     _done(run.exit_code)

@@ -23,6 +23,7 @@ log is answered as `validate` answers it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ class Decision:
     draw: dict[str, Any] | None = None
     default: str | None = None  # a mayor's arrangement a page may start its editor from
     colonists: int | None = None  # a mayor's colonists to arrange
+    total: int | None = None  # the number of legal moves, where `moves` lists only the first (a limit was asked)
 
     def as_json(self) -> dict[str, Any]:
         """The `decision` object of formats.md section 4 (`draw`, `default` and `colonists`
@@ -65,6 +67,9 @@ class Decision:
         if self.default is not None:
             out["default"] = self.default
             out["colonists"] = self.colonists
+        if self.total is not None:
+            out["truncated"] = True
+            out["count"] = self.total
         return out
 
 
@@ -85,8 +90,10 @@ class NextReport:
         return self.report.exit_code
 
 
-def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None) -> NextReport:
-    """Read and check one log; for a valid game, the decision it waits for and its boards."""
+def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None, limit: int | None = None) -> NextReport:
+    """Read and check one log; for a valid game, the decision it waits for and its boards.
+    `limit`: list at most that many moves (a mayor's arrangements may number a hundred
+    thousand; the decision then says `truncated` and their `count`)."""
     try:
         record = read_log(data, file, ruleset, base_dir)
     except InputError as exc:
@@ -96,7 +103,7 @@ def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base
         return NextReport(report)
     game, history, position = _played(record, run.complete)
     round_number = game.round
-    decision = None if run.complete else decide(game, record.phases[-1] if record.phases else None)
+    decision = None if run.complete else decide(game, record.phases[-1] if record.phases else None, limit)
     if game.round != round_number:  # the open phase, finished by `decide`, was the round's last
         history.append(_standing(game, round_number))
     if decision is not None and decision.kind == "role":  # what the captain's phase would be, were it chosen now
@@ -134,26 +141,28 @@ def _standing(game: Game, round_number: int) -> dict[str, Any]:
     return {"round": round_number, "players": {b.name: {"vp": b.vp, "doubloons": b.doubloons} for b in game.boards}}
 
 
-def decide(game: Game, last: PhaseRecord | None) -> Decision | None:
+def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> Decision | None:
     """The decision of a game in progress whose last phase, `last`, is open in `game` (its
-    moves made, not finished); None when the game is over."""
+    moves made, not finished); None when the game is over. `limit`: list at most that many
+    moves (the decision then says how many there are)."""
     if last is None or game.phase is None:
         return _role(game)
     phase = game.phase
     role = game.name_of(phase.role)
-    mover = _mover(game, phase, last)
+    mover = _mover(game, phase, last, limit)
     if mover is not None:
-        p, moves = mover
+        p, moves, total = mover
         if isinstance(phase, Mayor):
-            return _arrangement(game, p, role, moves)
-        return Decision(game.who(p), role, "move", _texts(game, moves))
+            return _arrangement(game, p, role, moves, total)
+        return Decision(game.who(p), role, "move", _texts(game, moves), total=total)
     if isinstance(phase, Captain):
         for p in phase.order:
             if last.keep is not None and p in last.keep:
                 continue
             keeps = legal.keeps(game, p)
             if len(keeps) > 1:
-                return Decision(game.who(p), role, "keep", [keep.text(game.rules) for keep in keeps])
+                texts = [keep.text(game.rules) for keep in keeps]
+                return Decision(game.who(p), role, "keep", texts[:limit], total=len(texts) if limit is not None and len(texts) > limit else None)
     if isinstance(phase, Settler) and last.reveal is None:
         tiles = phase.tiles_to_reveal()
         if tiles:
@@ -170,9 +179,10 @@ def _role(game: Game) -> Decision:
     return Decision(game.who(game.chooser), None, "role", roles)
 
 
-def _mover(game: Game, phase: object, last: PhaseRecord) -> tuple[int, list[AnyMove]] | None:
-    """The player whose turn it is in the open phase, and their legal moves; None when the
-    phase has only its closing duties left."""
+def _mover(game: Game, phase: object, last: PhaseRecord, limit: int | None) -> tuple[int, list[AnyMove], int | None] | None:
+    """The player whose turn it is in the open phase, their legal moves (at most `limit`) and,
+    when the list was cut, how many there are; None when the phase has only its closing
+    duties left."""
     if isinstance(phase, Captain):
         if last.keep:
             return None  # storage is written: the loading is over
@@ -180,19 +190,30 @@ def _mover(game: Game, phase: object, last: PhaseRecord) -> tuple[int, list[AnyM
         if not loads:
             return None
         p = loads[0][0]
-        return p, [move for q, move in loads if q == p]
+        return _cut(p, [move for q, move in loads if q == p], limit)
     if isinstance(phase, Craftsman):
         players = phase.to_move()
-        return (players[0], list(phase.moves_for(players[0]))) if players else None
+        return _cut(players[0], list(phase.moves_for(players[0])), limit) if players else None
     if isinstance(phase, Settler) and last.reveal is not None:
         return None  # the new row is written: the phase is over
     if not isinstance(phase, TurnPhase):
         return None
     for p in dict.fromkeys(phase.order[phase.pos :]):  # whose turn it is (once a phase has closed, a pass is still theirs to write)
+        if isinstance(phase, Mayor) and limit is not None:  # arrangements may number a hundred thousand: counted, not listed
+            total = phase.count_moves(p)
+            if total:
+                return p, list(islice(phase.moves_for(p), limit)), total if total > limit else None
+            continue
         moves = list(phase.moves_for(p))
         if moves:
-            return p, moves
+            return _cut(p, moves, limit)
     return None
+
+
+def _cut(p: int, moves: list[AnyMove], limit: int | None) -> tuple[int, list[AnyMove], int | None]:
+    if limit is None or len(moves) <= limit:
+        return p, moves, None
+    return p, moves[:limit], len(moves)
 
 
 def _texts(game: Game, moves: list[AnyMove]) -> list[str]:
@@ -200,13 +221,14 @@ def _texts(game: Game, moves: list[AnyMove]) -> list[str]:
     return list(dict.fromkeys(move.text(game.rules) for move in moves))
 
 
-def _arrangement(game: Game, p: int, role: str, moves: list[AnyMove]) -> Decision:
-    """A mayor's arrangement: every legal one, and a default for a page's editor."""
+def _arrangement(game: Game, p: int, role: str, moves: list[AnyMove], total: int | None) -> Decision:
+    """A mayor's arrangement: every legal one (or the first, and their number), and a default
+    for a page's editor."""
     board = game.boards[p]
     default: AnyMove = _default_arrangement(game, board)
     if not game.accepts(p, default):
         default = moves[0]
-    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=board.colonists())
+    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=board.colonists(), total=total)
 
 
 def _default_arrangement(game: Game, board: Board) -> Arrange:

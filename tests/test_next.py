@@ -347,3 +347,15 @@ def test_a_captain_phase_carries_its_shipping_position_from_its_start() -> None:
     offered = [obj for obj in roles if obj["decision"]["kind"] == "role"]
     assert offered and all((obj["position"] is not None) == ("captain" in obj["decision"]["moves"]) for obj in offered)
     assert any(obj["position"] is None for obj in offered) and any(obj["position"] is not None for obj in offered)
+
+
+def test_a_limit_lists_the_first_moves_and_counts_them_all() -> None:
+    path = CORPUS / "game-4p-2.yaml"
+    record = read_log(path.read_text(), path.name)
+    cut = prefix_text(record, list(steps(record))[:357], "base")  # a mayor's arrangements: over a hundred thousand
+    full = next_decision(cut, "cut.yaml").decision
+    short = next_decision(cut, "cut.yaml", limit=50).decision
+    assert full is not None and short is not None and full.moves is not None and short.moves is not None
+    assert len(full.moves) > 100_000 and full.as_json().get("truncated") is None
+    assert short.moves == full.moves[:50] and short.as_json()["truncated"] is True and short.as_json()["count"] == len(full.moves)
+    assert short.default in full.moves
