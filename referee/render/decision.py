@@ -35,12 +35,16 @@ def decision_text(decision: Decision) -> str:
         head = f"{who} chooses what to keep after the {decision.phase} phase, written in the phase's 'keep: {{{who}: ...}}'"
     else:
         head = f"{who}'s move in the {decision.phase} phase"
-    lines = [printable(f"{head} ({count(len(moves), ('legal move', 'legal moves'))}):")]
+    total = decision.total if decision.total is not None else len(moves)
+    lines = [printable(f"{head} ({count(total, ('legal move', 'legal moves'))}):")]
     if decision.default is not None:
         lines.append(printable(f"  suggested: {decision.default} ({count(decision.colonists or 0, ('colonist', 'colonists'))} to arrange)"))
     lines += [printable(f"  {move}") for move in moves[:SHOWN_MOVES]]
-    if len(moves) > SHOWN_MOVES:
-        lines.append(f"  ... and {len(moves) - SHOWN_MOVES} more (--format json lists every one)")
+    shown = min(len(moves), SHOWN_MOVES)
+    if total > shown:
+        lines.append(
+            f"  ... and {total - shown} more ({'--format json lists every one' if decision.total is None else 'without --limit, --format json lists every one'})"
+        )
     return "\n".join(lines)
 
 

@@ -229,5 +229,5 @@ class Builder(TurnPhase):
     def waiting(self) -> str:
         if self.pos < len(self.order):
             p = self.order[self.pos]
-            return f"{self.title}: {self.who(p)} may build ({self.board(p).doubloons} {self.rules.terms.doubloon[1]})"
+            return f"{self.title}: {self.who(p)} may build ({count(self.board(p).doubloons, self.rules.terms.doubloon)})"
         return f"{self.title}: every turn has been taken"
