@@ -53,9 +53,11 @@ import logging
 import multiprocessing
 import re
 import resource
+import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -242,12 +244,13 @@ def _in_a_process(context: Any, job: Job, data: bytes, seconds: float, abandoned
     process.start()
     send.close()
     try:
-        waited = 0.0
-        while not receive.poll(min(0.25, seconds - waited)):
-            waited += 0.25
-            if waited >= seconds or abandoned.is_set():
+        deadline = time.monotonic() + seconds
+        while not receive.poll(max(0.0, min(0.25, deadline - time.monotonic()))):  # a quarter of a second at a time, to see a client leave
+            if time.monotonic() >= deadline or abandoned.is_set():
                 process.terminate()
                 process.join(5)
+                if process.is_alive():
+                    process.kill()
                 message = f"the calculation took longer than the server's limit of {seconds:g} s and was stopped; `referee ship` on the command line has no limit"
                 raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.time-limit", message)
         try:
@@ -261,6 +264,7 @@ def _in_a_process(context: Any, job: Job, data: bytes, seconds: float, abandoned
 
 
 def _run_and_send(job: Job, data: bytes, send: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server's terminal reaches this process too: the server stops it, without a traceback
     try:
         status, body = job(data)
     except Exception as exc:  # reported to the parent, which answers it
@@ -285,8 +289,12 @@ class _Api:
         self.waiting = ThreadPoolExecutor(CALCULATIONS, thread_name_prefix="referee-calculation")  # each waits on one process
         self.processes = _start_processes()
         self.free: asyncio.Semaphore | None = None  # made in the server's event loop
+        self.running: set[threading.Event] = set()  # each running calculation's stop
 
     def close(self) -> None:
+        """Stop the calculations still running (the server stops: nobody waits for them)."""
+        for stop in list(self.running):
+            stop.set()
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.waiting.shutdown(wait=False, cancel_futures=True)
 
@@ -318,7 +326,10 @@ class _Api:
             status, payload, kind = refused.status, _json(refused.body), "application/json"
         except Exception as exc:  # a bug in referee (a page missing from the install): answered, never a dropped connection
             status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
-            payload = _json(_errors([Diagnostic("internal.error", f"referee failed on this document ({type(exc).__name__}: {exc})", None, READ_ERROR)]))
+            if method == "POST":
+                payload = _json(_errors([Diagnostic("internal.error", f"referee failed on this document ({type(exc).__name__}: {exc})", None, READ_ERROR)]))
+            else:
+                payload = _json({"error": f"referee failed ({type(exc).__name__}: {exc})"})
         headers = [(b"content-type", kind.encode()), (b"content-length", str(len(payload)).encode()), (b"cache-control", b"no-store")]
         if not whole:
             headers.append((b"connection", b"close"))  # the body is not read: the connection cannot be reused
@@ -339,6 +350,7 @@ class _Api:
             message = f"the server's {CALCULATIONS} calculations were busy for longer than its limit of {self.ship_seconds:g} s; try again, or `referee ship` on the command line"
             raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.time-limit", message) from None
         abandoned = threading.Event()
+        self.running.add(abandoned)
         try:
             calculation = loop.run_in_executor(self.waiting, _in_a_process, self.processes, post.job, data, self.ship_seconds, abandoned)
             leaving = asyncio.ensure_future(_left(receive))
@@ -351,6 +363,7 @@ class _Api:
             leaving.cancel()
             return calculation.result()
         finally:
+            self.running.discard(abandoned)
             self.free.release()
 
 
@@ -361,6 +374,8 @@ async def _body(scope: dict[str, Any], receive: Receive) -> bytes | None:
         raise _refusal(HTTPStatus.LENGTH_REQUIRED, "input.length", "send the document with its Content-Length")
     if len(lengths) > 1:
         raise _refusal(HTTPStatus.BAD_REQUEST, "input.length", f"the request has {len(lengths)} Content-Length headers; send one")
+    if any(name == b"transfer-encoding" for name, _ in scope["headers"]):  # its chunks would decide the body's end, not the Content-Length
+        raise _refusal(HTTPStatus.BAD_REQUEST, "input.length", "send the document with its Content-Length only, not also a Transfer-Encoding")
     length = lengths[0].decode("latin-1")
     if not (length.isascii() and length.isdigit()) or len(length) > 18:  # h11 has checked it is ASCII digits; the length of them is ours to bound
         shown = length if len(length) <= 20 else length[:20] + "..."
@@ -369,11 +384,15 @@ async def _body(scope: dict[str, Any], receive: Receive) -> bytes | None:
     if size > MAX_BYTES:
         raise _refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "input.too-large", f"the document is {size:,} bytes; the limit is {MAX_BYTES:,} bytes (2 MiB)")
     parts: list[bytes] = []
+    received = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
         parts.append(message.get("body", b""))
+        received += len(parts[-1])
+        if received > size:  # h11 ends the body at its Content-Length: never here, but the bound is this function's
+            raise _refusal(HTTPStatus.BAD_REQUEST, "input.length", f"the body is longer than its Content-Length of {size:,} bytes")
         if not message.get("more_body", False):
             return b"".join(parts)
 
@@ -509,7 +528,8 @@ def _connection_bound() -> int:
 
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port): an address, or a name resolved to its first address."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = min(found, key=lambda info: info[0] != socket.AF_INET)  # IPv4 first, as http.server bound: `localhost` is 127.0.0.1
     listener = socket.socket(family, kind, proto)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart finds its port free at once

@@ -157,8 +157,10 @@ HEAD = b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         (b"Content-Length: 2\r\nContent-Length: 2\r\n", b"ab", 400),
         (b"Content-Length: 2\r\nContent-Length: 3\r\n", b"ab", 400),
         (b"Content-Length: 3145728\r\n", b"", 413),
+        (b"Transfer-Encoding: chunked\r\n", b"2\r\nab\r\n0\r\n\r\n", 411),
+        (b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n", b"2\r\nab\r\n0\r\n\r\n", 400),
     ],
-    ids=["missing", "superscript-digits", "5001-digits", "negative", "spaces", "hexadecimal", "two-headers", "two-different-headers", "too-large"],
+    ids=["missing", "superscript-digits", "5001-digits", "negative", "spaces", "hexadecimal", "two-headers", "two-different-headers", "too-large", "chunked", "chunked-and-length"],
 )
 def test_every_odd_content_length_gets_a_clean_4xx_with_a_rule(served, headers, body, status):
     got, answer = exchange(served.port, HEAD + headers + b"\r\n" + body)
