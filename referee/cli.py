@@ -466,7 +466,13 @@ def main() -> None:
 @app.command()
 def ship(
     file: Annotated[str, typer.Argument(help="A shipping position (YAML); '-' reads standard input.", show_default=False)],
-    for_: Annotated[str | None, typer.Option("--for", help="Show this player's choices and best move; an indifferent player is taken to play against them.")] = None,
+    for_: Annotated[
+        str | None,
+        typer.Option(
+            "--for",
+            help="Show this player's choices and best move; an indifferent player is taken to play against them (this changes the others' tie-breaking).",
+        ),
+    ] = None,
     every: Annotated[bool, typer.Option("--all", help="Also list every distinct outcome of the phase.")] = False,
     limit: Annotated[int | None, typer.Option("--limit", min=0, help="With --all: stop the list after this many outcomes.")] = None,
     ruleset: RulesetOption = None,
@@ -474,12 +480,14 @@ def ship(
 ) -> None:
     """The shipping calculator: what each player can end a captain phase with.
 
-    For each player, the fewest and the most VP they can end the phase with over every legal
-    play (worst, best), and the VP of the expected play: each player, at each decision, makes the
+    For each player, the VP they can be sure of whatever the others do (guaranteed: the phase
+    played as a game of that player against all the others together), the most VP over every
+    legal play (best), and the VP of the expected play: each player, at each decision, makes the
     move that gives them the most VP in the phase, then the most barrels kept after storage;
     where still indifferent, the move worst for the player asking (--for, else the captain).
     Then the expected play itself, and the choices of the first player to decide (with --for,
-    that player's first decision) with the worst, expected and best VP each leaves them.
+    that player's first decision) with the guaranteed, expected and best VP each leaves them,
+    the expected play's move marked (the text shows the eight best; --format json all).
     Storage keeps the most barrels the rules allow, the more valuable kinds first.
 
     Exit code 0: calculated; 2: the position could not be read, or --for names nobody in it.

@@ -53,7 +53,7 @@ def ship_report(
     except InputError as exc:
         return iter([ship_errors(file, exc.diagnostics, as_json) + "\n"]), READ_ERROR
     if as_json:
-        return iter([json_text(answer_json(file, result)), "\n"]), 0
+        return iter([json_text(answer_json(file, result, for_name is not None)), "\n"]), 0
     return (printable(line) + "\n" for line in answer_text(file, result, for_name is not None)), 0
 
 
@@ -79,7 +79,7 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
         yield ((", " if count > 1 else "") + texts.text(o)) if as_json else printable(outcome_line(count, o, names, rules)) + "\n"
     result = answer(position, asker, None if truncated else count == 1)
     if as_json:
-        rest = answer_json(file, result)
+        rest = answer_json(file, result, asked)
         del rest["file"]
         yield "]" + (', "truncated": true' if truncated else "") + ", " + json_text(rest)[1:] + "\n"
         return

@@ -68,8 +68,10 @@ def test_the_shipping_answer_copy_is_the_example():
 
 
 def test_shipping_example_gives_exactly_the_answer_shown(tmp_path):
-    """Section 3: worst, expected and best VP of each player, the expected play (its moves as
-    written there), the captain's choices, and `best` with --for (as the text says)."""
+    """Section 3: guaranteed, expected and best VP of each player, the expected play (its moves
+    as written there), the captain's choices, and `best` with --for (as the text says). The one
+    key referee adds (formats.md allows new fields), `"expected_play": true`, is on the choice
+    the expected play takes and on no other."""
     path = tmp_path / "position.yaml"
     path.write_text(examples()[2])
     out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, text=True, cwd=tmp_path)
@@ -77,9 +79,15 @@ def test_shipping_example_gives_exactly_the_answer_shown(tmp_path):
     result = json.loads(out.stdout)
     shown = shipping_answer()
     assert result["file"] == str(path)
+    marked = [choice.pop("expected_play") for choice in result["choices"]["moves"] if "expected_play" in choice]
+    assert marked == [True] and result["expected"]["moves"][0] == "Anna: " + result["choices"]["moves"][0]["move"]
     assert {**result, "file": shown["file"]} == shown
     assert list(result) == list(shown)
+    assert [list(player["vp"]) for player in result["players"].values()] == [["guaranteed", "expected", "best"]] * 3  # in the order shown
+    assert [list(choice) for choice in result["choices"]["moves"]] == [["move", "guaranteed", "expected", "best"]] * 3
     out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json", "--for", "Anna"], capture_output=True, text=True)
-    assert json.loads(out.stdout)["best"] == {"player": "Anna", "move": "2 coffee on 4", "vp": 9}
+    asked = json.loads(out.stdout)
+    assert asked["best"] == {"player": "Anna", "move": "2 coffee on 4", "vp": 9}
+    assert asked["for"]["player"] == "Anna" and "tie-breaking" in asked["for"]["note"]
     out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json", "--all"], capture_output=True, text=True)
     assert len(json.loads(out.stdout)["outcomes"]) == 5  # "The phase has 5 distinct outcomes"

@@ -1,5 +1,5 @@
-"""The shipping calculator (`referee ship`, formats.md section 3, version 2): the rules of the
-captain phase through it, each player's worst, expected and best VP, the expected play, the
+"""The shipping calculator (`referee ship`, formats.md section 3, version 3): the rules of the
+captain phase through it, each player's guaranteed, expected and best VP, the expected play, the
 choices, `forced`, every outcome with `--all`; each checked against the plain exhaustive search
 of the engine (`tests/shipping_reference.py`) on random positions."""
 
@@ -23,7 +23,7 @@ from referee.records.position import Position, read_position
 from referee.shipping import Answer, Outcome, all_outcomes, answer
 from referee.shipping.phase import setup
 from tests.conftest import FIXTURES
-from tests.shipping_reference import End, plain_ends
+from tests.shipping_reference import End, plain_ends, plain_guaranteed
 
 POSITIONS = FIXTURES / "positions"
 SCALE = int(os.environ.get("REFEREE_FUZZ_SCALE", "1"))  # more (and new) random positions for a nightly run
@@ -91,7 +91,7 @@ def test_the_ship_that_takes_the_most_is_the_only_one_allowed():
         """))
     assert [m.move.text(result.position.rules) for m in result.moves] == ["6 corn on 6"]
     assert result.forced and result.choices is None
-    assert (result.vp[0].worst, result.vp[0].best) == (6 + 1, 6 + 1)  # and the captain's privilege
+    assert (result.vp[0].guaranteed, result.vp[0].best) == (6 + 1, 6 + 1)  # and the captain's privilege
     assert [(s.size, s.good) for s in result.expected.ships] == [(4, None), (5, None), (6, None)]  # the full ship was emptied
 
 
@@ -151,7 +151,7 @@ def test_the_wharf_when_no_cargo_ship_fits_is_a_choice_never_a_duty():
     found = {(o.players[1].vp, tuple(o.players[1].shipped.items()), tuple(o.players[1].lost.items())) for o in outcomes_of(text)}
     assert found == {(3, (("indigo", 3),), ()), (0, (), (("indigo", 2),))}  # used, or not
     result = answer(position(text), 1)
-    assert (result.vp[1].worst, result.vp[1].expected, result.vp[1].best) == (0, 3, 3)
+    assert (result.vp[1].guaranteed, result.vp[1].expected, result.vp[1].best) == (3, 3, 3)  # nobody can stop his wharf
     assert result.best is not None and result.best.move is not None and result.best.move.text() == "wharf indigo" and result.best.expected == 3
     assert result.choices is not None and [(c.move, c.expected) for c in result.choices.moves][1] == (None, 0)  # leaving it unused
 
@@ -165,7 +165,7 @@ def test_the_captains_privilege_only_once():
           - {name: Ben}
           - {name: Cleo}
         """))
-    assert (result.vp[0].worst, result.vp[0].best) == (2 + 2 + 1, 2 + 2 + 1)
+    assert (result.vp[0].guaranteed, result.vp[0].best) == (2 + 2 + 1, 2 + 2 + 1)
 
 
 def test_storage_keeps_the_most_barrels_then_the_most_valuable_kinds():
@@ -198,7 +198,7 @@ def test_nobody_has_a_choice_the_phase_is_forced_and_says_so():
 
 
 def test_choices_that_end_alike_are_not_forced_when_the_outcomes_differ():
-    """Worst equals best for everyone, yet the corn may go on either empty ship: two outcomes."""
+    """Everyone is guaranteed their best, yet the corn may go on either empty ship: two outcomes."""
     result = answer(position("""
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
@@ -207,7 +207,7 @@ def test_choices_that_end_alike_are_not_forced_when_the_outcomes_differ():
           - {name: Ben}
           - {name: Cleo}
         """))
-    assert all(r.worst == r.best for r in result.vp)
+    assert all(r.guaranteed == r.best for r in result.vp)
     assert not result.forced
 
 
@@ -219,10 +219,13 @@ def test_best_move_known_by_hand():
     coffee and blocks Anna's; 2 coffee first leave Ben room for 3 only: Anna 3 + 3 = 6 VP."""
     out = ship_json(POSITIONS / "best-move.yaml", "--for", "Anna")
     assert out["best"] == {"player": "Anna", "move": "2 coffee on 5", "vp": 6}
-    assert out["players"]["Anna"]["vp"] == {"worst": 4, "expected": 6, "best": 6}
+    assert out["players"]["Anna"]["vp"] == {"guaranteed": 6, "expected": 6, "best": 6}
     assert out["choices"] == {
         "player": "Anna",
-        "moves": [{"move": "2 coffee on 5", "worst": 6, "expected": 6, "best": 6}, {"move": "3 corn on 4", "worst": 4, "expected": 4, "best": 4}],
+        "moves": [
+            {"move": "2 coffee on 5", "guaranteed": 6, "expected": 6, "best": 6, "expected_play": True},
+            {"move": "3 corn on 4", "guaranteed": 4, "expected": 4, "best": 4},
+        ],
     }
     assert out["expected"]["moves"] == ["Anna: 2 coffee on 5", "Ben: 3 coffee on 5", "Anna: 3 corn on 4"]
     assert ship_json(POSITIONS / "best-move.yaml", "--for", "Ben")["best"] is None  # Ben's one move is forced
@@ -236,7 +239,26 @@ def test_an_indifferent_player_is_taken_to_play_against_the_asker():
     pos = read_position((POSITIONS / "formats-example.yaml").read_bytes(), "p.yaml")
     result = answer(pos, 0)
     corn = next(c for c in result.choices.moves if c.move is not None and c.move.text() == "3 corn on 5")  # type: ignore[union-attr]
-    assert (corn.worst, corn.expected, corn.best) == (7, 7, 10)
+    assert (corn.guaranteed, corn.expected, corn.best) == (7, 7, 10)
+
+
+def test_the_worked_example_of_formats_md_guarantees_anna_9_ben_4_cleo_0():
+    """Section 3, worked through by hand: Anna is sure of 9 by `2 coffee on 4` (after `3 corn on
+    5` Ben may take the 4-ship from her coffee: 7; after `1 sugar on 6` his tobacco leaves her 6);
+    Ben's wharf ships his tobacco whatever anyone does (his fewest, 0, would be his own blunder);
+    Cleo's corn can be crowded out by Anna's. The engine's own tree, played as a game of each
+    player against the others, says the same."""
+    pos = read_position((POSITIONS / "formats-example.yaml").read_bytes(), "p.yaml")
+    result = check_against_the_plain_search(pos, None)
+    assert [(r.guaranteed, r.expected, r.best) for r in result.vp] == [(9, 9, 10), (4, 4, 4), (0, 1, 1)]
+    assert [plain_guaranteed(pos, p) for p in range(3)] == [9, 4, 0]
+    assert min(end[0][1][0] for end in plain_ends(pos)) == 0  # Ben's fewest: his wharf left unused
+    assert result.choices is not None
+    assert [(c.move.text(), c.guaranteed, c.expected, c.best) for c in result.choices.moves if c.move is not None] == [
+        ("2 coffee on 4", 9, 9, 9),
+        ("3 corn on 5", 7, 7, 10),
+        ("1 sugar on 6", 6, 6, 9),
+    ]
 
 
 def test_text_output_fits_a_screen_and_shows_the_choices():
@@ -244,9 +266,42 @@ def test_text_output_fits_a_screen_and_shows_the_choices():
     assert code == 0
     lines = out.splitlines()
     assert len(lines) <= 25
-    assert lines[3].split() == ["player", "worst", "expected", "best", "lost", "(expected)"]
-    assert lines[4].split() == ["Anna", "6", "9", "10", "-"]
+    assert lines[3].split() == ["player", "guaranteed", "expected", "best", "lost", "(expected)"]
+    assert lines[4].split() == ["Anna", "9", "9", "10", "-"]
     assert "Ben's choices" in out and "best for Ben: wharf tobacco (4 VP expected in the phase)" in out
+    assert [line.split() for line in lines if line.startswith("  wharf tobacco")] == [["wharf", "tobacco", "4", "4", "4", "<-", "expected", "play"]]
+    assert "(--for Ben: where a player is indifferent between moves, they are taken to choose the one worst for Ben" in out
+    assert "--for" not in ship(str(POSITIONS / "formats-example.yaml"))[1]  # said only when asked
+
+
+def test_the_text_shows_the_eight_best_choices_and_says_how_many_more(tmp_path):
+    """Anna's small wharf offers 17 mixes of her barrels beside her 9 loads: the text shows the
+    eight with the most expected VP, the expected play's move first and marked, and says how
+    many more the JSON lists; the JSON marks the expected play's move, and only it."""
+    path = tmp_path / "small-wharf.yaml"
+    path.write_text(textwrap.dedent("""
+        ruleset: expansion-1
+        ships: {4: empty, 5: empty, 6: empty}
+        players:
+          - {name: Anna, goods: {corn: 2, sugar: 2, indigo: 1}, buildings: [small wharf]}
+          - {name: Ben, goods: {corn: 3, indigo: 2}, buildings: [harbor]}
+          - {name: Cleo, goods: {sugar: 1}}
+        """))
+    data = ship_json(path)
+    moves = data["choices"]["moves"]
+    assert len(moves) == 9 + 17
+    assert [m["expected"] for m in moves] == sorted((m["expected"] for m in moves), reverse=True)
+    assert [m["move"] for m in moves if m.get("expected_play")] == ["2 corn on 4"] == [data["expected"]["moves"][0].removeprefix("Anna: ")]
+    assert all(m["expected_play"] is True for m in moves if "expected_play" in m)
+    code, out = ship(str(path))
+    assert code == 0
+    lines = out.splitlines()
+    top = lines.index("  move           guaranteed  expected  best")
+    shown = lines[top + 1 : top + 9]
+    rows = [line.removesuffix("  <- expected play").split() for line in shown]
+    assert rows == [[*m["move"].split(), str(m["guaranteed"]), str(m["expected"]), str(m["best"])] for m in moves[:8]]
+    assert shown[0].endswith("  <- expected play") and not any(line.endswith("play") for line in shown[1:])
+    assert lines[top + 9] == "  ... and 18 more, by expected VP (--format json lists them all)"
 
 
 def test_all_lists_every_outcome_and_limit_cuts_it():
@@ -319,7 +374,7 @@ def test_the_expansion_captain_powers_in_the_calculator():
     assert result.vp[0].best == 2 + 2  # 2 corn on a cargo ship, the privilege doubled
     # Ben's lighthouse pays a doubloon for his load; Cleo's union hall a VP for her pair
     assert all(o.players[1].doubloons == 1 for o in ends)
-    assert result.vp[2].worst >= 1
+    assert result.vp[2].guaranteed >= 1
 
 
 # --- against the plain exhaustive search of the engine -----------------------------------------
@@ -375,8 +430,8 @@ def check_against_the_plain_search(pos: Position, asker: int | None) -> Answer:
     assert len(listed) == len(set(listed)) and set(listed) == plain  # every outcome, once
     for p, r in enumerate(result.vp):
         vps = [end[0][p][0] for end in plain]
-        assert (r.worst, r.best) == (min(vps), max(vps))
-        assert r.worst <= r.expected <= r.best
+        assert (r.guaranteed, r.best) == (plain_guaranteed(pos, p), max(vps))
+        assert min(vps) <= r.guaranteed <= r.expected <= r.best
     assert result.forced == (len(plain) == 1)
     expected = as_end(pos, result.expected)
     assert expected in plain
@@ -393,10 +448,10 @@ def check_against_the_plain_search(pos: Position, asker: int | None) -> Answer:
         for choice in c.moves:
             if choice.move is None:
                 continue  # a wharf left unused for good: no move of the engine
-            after = plain_ends(pos, [*moves[: c.at], (c.player, choice.move)])
-            vps = [end[0][c.player][0] for end in after]
-            assert (choice.worst, choice.best) == (min(vps), max(vps)), (choice, c)
-            assert choice.worst <= choice.expected <= choice.best
+            before = [*moves[: c.at], (c.player, choice.move)]
+            vps = [end[0][c.player][0] for end in plain_ends(pos, before)]
+            assert (choice.guaranteed, choice.best) == (plain_guaranteed(pos, c.player, before), max(vps)), (choice, c)
+            assert min(vps) <= choice.guaranteed <= choice.expected <= choice.best
     if asker is not None and result.best is not None:
         assert result.choices is not None and result.choices.player == asker and result.best == result.choices.moves[0]
     return result

@@ -4,9 +4,12 @@ Each reduction is exact by an argument (docs/shipping.md, the modules' docstring
 checked against the search without it (`PLAIN`), itself checked against the plain exhaustive
 search of the engine in tests/test_shipping.py: on random positions rich in what the reductions
 touch (small wharfs, wharfs, partly loaded ships, players whose kinds fit their ships), the whole
-answer must be the same: every player's worst, expected and best VP, the expected play (its
-moves, outcome, ships), the choices with their worst, expected, best and barrels kept, the best
-move and `forced`, for every player asking.
+answer must be the same: every player's guaranteed, expected and best VP, the expected play
+(its moves, outcome, ships), the choices with their guaranteed, expected, best VP and barrels
+kept, which of them the expected play takes, the best move and `forced`, for every player asking.
+(A reduction merges states whose lines of play are the same moves for the same VP but for VP
+certain to come to one player, or leaves out of a state a player whose rest nobody else's move
+changes; either way each player's max-min over the lines of play, their guaranteed VP, is kept.)
 """
 
 from __future__ import annotations
@@ -78,8 +81,8 @@ def test_each_reduction_alone_changes_no_answer(name, seed, asker):
 
 @pytest.mark.parametrize("seed", range(30))
 def test_the_reduced_answer_agrees_with_the_plain_exhaustive_search(seed):
-    """The reduced search against the engine's own exhaustive search: worst and best, the
-    expected play as a line the engine accepts, the choices' worst and best."""
+    """The reduced search against the engine's own exhaustive search: guaranteed and best, the
+    expected play as a line the engine accepts, the choices' guaranteed and best."""
     position = reduction_position(random.Random(seed))
     if position is not None:
         check_against_the_plain_search(position, seed % len(position.players))

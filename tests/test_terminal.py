@@ -61,7 +61,7 @@ def test_a_long_shipping_search_shows_that_it_is_working_then_clears(tmp_path: P
     text = on_a_terminal(["ship", str(tmp_path / "slow.yaml")], columns=100)
     assert "searching the captain phase" in text and "positions valued" in text
     answer = text[text.rindex("positions valued") :]
-    assert "player  worst  expected  best" in answer  # written after the last status
+    assert "player  guaranteed  expected  best" in answer  # written after the last status
     assert "\x1b[2K" in answer.split("slow.yaml: captain phase")[0]  # the status line was cleared first
     quick = on_a_terminal(["ship", str(FIXTURES / "positions" / "formats-example.yaml")], columns=100)
     assert "searching" not in quick and "expected play" in quick

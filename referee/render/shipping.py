@@ -1,5 +1,9 @@
-"""`referee ship` output: a screen for the table, or JSON (formats.md section 3): the answer, and
-one outcome at a time (the command writes the list of `--all` as it is found)."""
+"""`referee ship` output: a screen for the table, or JSON (formats.md section 3, version 3): the
+answer, and one outcome at a time (the command writes the list of `--all` as it is found).
+
+What referee adds to formats.md's JSON: `"expected_play": true` on the choice the expected play
+takes (a choice's `"expected"` is already its expected VP), and with `--for` a `"for"` object
+saying how the asker changes the expected play."""
 
 from __future__ import annotations
 
@@ -14,24 +18,38 @@ from referee.rulesets.rules import Rules
 from referee.shipping.outcomes import Outcome, PlayerOutcome
 from referee.shipping.summary import Answer, Choices
 
+SHOWN_CHOICES = 8  # the most choices the text shows (a small wharf may offer dozens); the JSON has them all
+
+
+def for_note(name: str) -> str:
+    """What `--for NAME` changes, in words."""
+    return (
+        f"where a player is indifferent between moves, they are taken to choose the one worst for {name}: "
+        "this changes the others' tie-breaking, and so the expected play, not anyone's guaranteed or best VP"
+    )
+
 # --- JSON ----------------------------------------------------------------------------------
 
 
-def answer_json(file: str, answer: Answer) -> dict[str, Any]:
-    """The answer as the JSON object of formats.md section 3 (without `outcomes`)."""
+def answer_json(file: str, answer: Answer, asked: bool = False) -> dict[str, Any]:
+    """The answer as the JSON object of formats.md section 3 (without `outcomes`; `asked`:
+    --for was given, which adds `"for"`)."""
     position = answer.position
     rules = position.rules
     names = [p.name for p in position.players]
     expected = outcome_json(answer.expected, names, rules, answer.doubloons)
     expected["moves"] = [f"{names[m.player]}: {m.move.text(rules)}" for m in answer.moves]
-    return {
+    out = {
         "file": file,
         "forced": answer.forced,
-        "players": {name: {"vp": {"worst": r.worst, "expected": r.expected, "best": r.best}} for name, r in zip(names, answer.vp, strict=True)},
+        "players": {name: {"vp": {"guaranteed": r.guaranteed, "expected": r.expected, "best": r.best}} for name, r in zip(names, answer.vp, strict=True)},
         "expected": expected,
         "choices": _choices_json(answer.choices, names, rules),
         "best": _best_json(answer, names, rules),
     }
+    if asked:
+        out["for"] = {"player": names[answer.asker], "note": for_note(names[answer.asker])}
+    return out
 
 
 def outcome_json(o: Outcome, names: list[str], rules: Rules, doubloons: bool) -> dict[str, Any]:
@@ -83,7 +101,8 @@ def _move_text(move: AnyMove | None, rules: Rules) -> str | None:
 def _choices_json(choices: Choices | None, names: list[str], rules: Rules) -> dict[str, Any] | None:
     if choices is None:
         return None
-    moves = [{"move": _move_text(c.move, rules), "worst": c.worst, "expected": c.expected, "best": c.best} for c in choices.moves]
+    moves: list[dict[str, Any]] = [{"move": _move_text(c.move, rules), "guaranteed": c.guaranteed, "expected": c.expected, "best": c.best} for c in choices.moves]
+    moves[0]["expected_play"] = True  # the first is the expected play's move (`Choices`)
     return {"player": names[choices.player], "moves": moves}
 
 
@@ -97,7 +116,7 @@ def _best_json(answer: Answer, names: list[str], rules: Rules) -> dict[str, Any]
 
 
 def answer_text(file: str, answer: Answer, asked: bool = False, head: bool = True) -> Iterator[str]:
-    """The answer for the table, in lines: each player's worst, expected and best VP, the
+    """The answer for the table, in lines: each player's guaranteed, expected and best VP, the
     expected play, the choices (`asked`: --for was given; `head`: begin with `heading`)."""
     position = answer.position
     rules = position.rules
@@ -107,12 +126,14 @@ def answer_text(file: str, answer: Answer, asked: bool = False, head: bool = Tru
     yield ""
     if answer.forced:
         yield "forced: whatever anyone does, the phase ends the same way"
-    rows = [("player", "worst", "expected", "best", "lost (expected)")]
+    rows = [("player", "guaranteed", "expected", "best", "lost (expected)")]
     for name, r, p in zip(names, answer.vp, answer.expected.players, strict=True):
-        rows.append((name, str(r.worst), str(r.expected), str(r.best), _goods(p.lost)))
+        rows.append((name, str(r.guaranteed), str(r.expected), str(r.best), _goods(p.lost)))
     yield from table(rows, right=(1, 2, 3))
     yield ""
     yield "expected play (each player takes the move best for them; see `referee ship --help`):"
+    if asked:
+        yield f"  (--for {names[answer.asker]}: {for_note(names[answer.asker])})"
     if not answer.moves:
         yield "  nobody loads anything"
     yield from table([(f"{i}.", names[m.player], m.move.text(rules)) for i, m in enumerate(answer.moves, start=1)], right=(0,), indent="  ")
@@ -150,11 +171,14 @@ def outcome_line(number: int, o: Outcome, names: list[str], rules: Rules) -> str
 
 
 def _choices_text(choices: Choices, names: list[str], rules: Rules) -> Iterator[str]:
-    yield f"{names[choices.player]}'s choices (VP in the phase):"
-    rows = [("move", "worst", "expected", "best")]
-    for c in choices.moves:
-        rows.append((_move_words(c.move, rules), str(c.worst), str(c.expected), str(c.best)))
+    yield f"{names[choices.player]}'s choices (VP in the phase; guaranteed: whatever the others do):"
+    rows = [("move", "guaranteed", "expected", "best", "")]
+    for i, c in enumerate(choices.moves[:SHOWN_CHOICES]):
+        rows.append((_move_words(c.move, rules), str(c.guaranteed), str(c.expected), str(c.best), "<- expected play" if i == 0 else ""))
     yield from table(rows, right=(1, 2, 3), indent="  ")
+    more = len(choices.moves) - SHOWN_CHOICES
+    if more > 0:
+        yield f"  ... and {more} more, by expected VP (--format json lists them all)"
 
 
 def _move_words(move: AnyMove | None, rules: Rules) -> str:

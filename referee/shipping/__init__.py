@@ -2,8 +2,9 @@
 player at the table asks it.
 
 - `phase`: the phase as compact states, moved by the engine's own rule functions;
-- `values`: worst, expected and best VP of every player, once per state;
-- `summary`: the answer of formats.md section 3 (the expected play, the choices, forced);
+- `values`: guaranteed, expected and best VP of every player (and the fewest), once per state;
+- `summary`: the answer of formats.md section 3, version 3 (each player's guaranteed, expected
+  and best VP as a `Range`, the expected play, the choices, forced);
 - `outcomes`: an end as the players read it, and every distinct end (`--all`);
 - `render`: the answer as text for the table, or JSON.
 """

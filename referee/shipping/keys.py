@@ -2,7 +2,11 @@
 VP (`Shift`) by which the state's values exceed those stored under the key.
 
 The states under one key differ only in ways the rules make irrelevant, or relevant only as VP
-certain to come to one player:
+certain to come to one player. Either way the phase from each of them is the same game: the same
+players decide, between moves that earn the same VP, but for the shift, which every end of that
+player's carries alike; so not only each player's fewest, most and expected VP are the same less
+the shift, but also what they are guaranteed (a max-min over that game) and every comparison of
+the expected play (barrels kept included: no reduction below changes what storage keeps).
 
 - a kind's name never matters, only which ship carries it and who holds how many;
 - a dead kind's barrels (a kind no cargo ship will take again) matter to their owner only as a

@@ -18,6 +18,9 @@ storage). What this module adds is the shape of the graph, and reductions, all e
   barrels). A player all of whose loadable kinds are roomy loads, at each of their turns, what
   only they feel; their rest, loads included, is their tail. The decision at a state is that of
   the next player holding a *contested* kind (a loadable kind that is not roomy).
+- **Exact for the guaranteed VP too.** A player who drops out takes nothing from anyone and
+  nobody takes anything from them: the phase around them is the same game without them, and
+  theirs, their tail, is played alone, so what they are guaranteed there is the most it reaches.
 - **Whose turn, not the turn pointer.** A state names the player to decide, not the pointer
   that led there: players between the two have dropped out.
 

@@ -1,6 +1,6 @@
-"""What `referee ship` answers (formats.md section 3, version 2): each player's worst, expected
-and best VP, the expected play with its outcome and moves, the choices at the first decision
-along it, and whether the phase is forced.
+"""What `referee ship` answers (formats.md section 3, version 3): each player's guaranteed,
+expected and best VP, the expected play with its outcome and moves, the choices at the first
+decision along it, and whether the phase is forced.
 
 The expected play is read off the valuation (`Valuation`): from the root, each decider's
 remembered move. A dropped-out player's moves (their wharf, their small wharf) are written at
@@ -23,9 +23,10 @@ from referee.shipping.values import Valuation, quiet_search
 
 @dataclass(frozen=True, slots=True)
 class Range:
-    """A player's VP over the phase: the fewest, the expected, the most."""
+    """A player's VP over the phase: what they can be sure of whatever the others do (the phase
+    played as a game of that player against all the others together), the expected, the most."""
 
-    worst: int
+    guaranteed: int
     expected: int
     best: int
 
@@ -41,10 +42,11 @@ class Played:
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One move open at a decision (None: leaving the wharf unused), and the VP over the
-    phase it leaves the player who chooses."""
+    phase it leaves the player who chooses: guaranteed (the rest of the phase after it played
+    against them), expected, best."""
 
     move: AnyMove | None
-    worst: int
+    guaranteed: int
     expected: int
     best: int
     kept: int  # barrels the player keeps in the expected play after this move
@@ -52,8 +54,10 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Choices:
-    """A player's first decision with more than one move along the expected play: the moves,
-    by expected VP (then barrels kept), the highest first."""
+    """A player's decision with more than one move along the expected play: the moves, by
+    expected VP (then barrels kept), the highest first; among moves equal in both, the expected
+    play's first, the others in the engine's order. The expected play's move is therefore always
+    the first (it has the decider's most expected VP, then barrels kept: `Valuation.rank`)."""
 
     player: int
     moves: tuple[Choice, ...]
@@ -95,13 +99,14 @@ def answer(
         valuation = Valuation(phase, 0 if asker is None else asker, progress)
         top = valuation.root_values()
         n = phase.n
-        vp = tuple(Range(top[p], top[2 * n + p], top[n + p]) for p in range(n))
+        vp = tuple(Range(top[4 * n + p], top[2 * n + p], top[n + p]) for p in range(n))
+        narrow = all(top[p] == top[n + p] for p in range(n))  # each player's fewest VP are their most
         play = _ExpectedPlay(phase, valuation)
         assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
         states, asked = valuation.states, valuation.asker
         del valuation
     if forced is None:
-        forced = all(r.worst == r.best for r in vp) and _at_most_one_end(CaptainPhase(position, PLAIN))
+        forced = narrow and _at_most_one_end(CaptainPhase(position, PLAIN))
     if asker is None:
         choices = play.decisions[0] if play.decisions else None
         best = None
@@ -142,8 +147,8 @@ class _ExpectedPlay:
                 break
             steps, valued, chosen = valuation.choose(state)
             if len(steps) > 1:
-                options = [self._choice(step.move, decider, v[decider], v[2 * n + decider], v[n + decider], v[3 * n + decider]) for step, v in zip(steps, valued, strict=True)]
-                self._decided(decider, options)
+                options = [self._choice(step.move, decider, v[4 * n + decider], v[2 * n + decider], v[n + decider], v[3 * n + decider]) for step, v in zip(steps, valued, strict=True)]
+                self._decided(decider, options, chosen)
             step = steps[chosen]
             self._play(decider, step.move)
             self.vp[decider] += step.vp
@@ -206,14 +211,20 @@ class _ExpectedPlay:
         """A dropped-out player's decision at their tail `key`, with its choices (when they have more than one)."""
         options = self.phase.tail_options(key)
         if len(options) > 1:
-            self._decided(player, [self._choice(move, player, t.worst, t.expected.vp, t.best, t.expected.kept) for move, t in options])
+            end = self.phase.tail(key).expected
+            first = end.moves[0] if end.moves else None  # the expected end's first move (None: stopping)
+            chosen = next(i for i, (move, _) in enumerate(options) if move == first)
+            self._decided(player, [self._choice(move, player, t.guaranteed, t.expected.vp, t.best, t.expected.kept) for move, t in options], chosen)
 
-    def _choice(self, move: Move | None, player: int, worst: int, expected: int, best: int, kept: int) -> Choice:
+    def _choice(self, move: Move | None, player: int, guaranteed: int, expected: int, best: int, kept: int) -> Choice:
         so_far = self.vp[player]
-        return Choice(None if move is None else self.phase.move(move), so_far + worst, so_far + expected, so_far + best, kept)
+        return Choice(None if move is None else self.phase.move(move), so_far + guaranteed, so_far + expected, so_far + best, kept)
 
-    def _decided(self, player: int, options: list[Choice]) -> None:
-        ranked = sorted(range(len(options)), key=lambda i: (-options[i].expected, -options[i].kept, i))
+    def _decided(self, player: int, options: list[Choice], chosen: int) -> None:
+        """A decision of `player` with `options` (in the engine's order), of which the expected
+        play takes the `chosen`."""
+        ranked = sorted(range(len(options)), key=lambda i: (-options[i].expected, -options[i].kept, i != chosen, i))
+        assert ranked[0] == chosen, "the expected play's move has the decider's most expected VP, then barrels kept"
         self.decisions.append(Choices(player, tuple(options[i] for i in ranked), len(self.moves)))
 
     def _play(self, player: int, move: Move) -> None:

@@ -12,6 +12,9 @@ kind: the ship has room for it), their wharf and small wharf, and, once they can
 choice to stop. Its expected end is the one the calculator's expected play takes for a player
 whose moves touch nobody: the most VP, then the most barrels kept, then the first move in the
 engine's order (cargo loads by kind, then the wharf, then the small wharf); stopping comes first.
+Every move of a tail is the player's own, and nobody else can take one from them (their loads
+have room whatever anyone does, and the phase goes on while anyone may still use a wharf at their
+turn), so the VP they are guaranteed there, whatever the others do, is the most the tail reaches.
 """
 
 from __future__ import annotations
@@ -49,6 +52,12 @@ class Tail:
     best: int
     expected: TailEnd
 
+    @property
+    def guaranteed(self) -> int:
+        """The VP the player can be sure of in their tail, whatever the others do: its most VP,
+        since every move of a tail is the player's own and nobody else's move changes it."""
+        return self.best
+
 
 class Tails:
     """The tails of one phase, each settled once (remembered by key)."""
@@ -59,7 +68,7 @@ class Tails:
         self._moves: dict[TailKey, list[TailMove]] = {}
 
     def tail(self, key: TailKey) -> Tail:
-        """The tail from `key`: its worst, best and expected end."""
+        """The tail from `key`: its worst, best (and so guaranteed) VP and its expected end."""
         hit = self._tails.get(key)
         if hit is None:
             hit = self._tails[key] = self._settle(key)

@@ -1,18 +1,23 @@
-"""Worst, expected and best VP of every player, computed once per state of the phase.
+"""Guaranteed, worst, expected and best VP of every player, computed once per state of the phase.
 
 From a state, a player's *worst* and *best* are the fewest and most VP they can still gain over
-every legal way the rest of the phase can be played; the *expected* play is the one in which each
-decider takes the move that gives them the most VP, then the most barrels kept after storage, and
-where still indifferent the move worst for the player asking (VP, then barrels kept), then the one
-that gives the others the fewest VP (seat order), and then the first in the engine's order
-(formats.md section 3). A dropped-out player's rest is their tail (`tails`), the same for every
-play around it, so it is added where they drop out.
+every legal way the rest of the phase can be played; their *guaranteed* VP is what they can be
+sure to gain, the rest of the phase played as a game of that player against all the others
+together: where they decide, the most over their moves, where anyone else decides, the fewest
+(one such game per player, all valued in the same pass). The *expected* play is the one in which
+each decider takes the move that gives them the most VP, then the most barrels kept after
+storage, and where still indifferent the move worst for the player asking (VP, then barrels
+kept), then the one that gives the others the fewest VP (seat order), and then the first in the
+engine's order (formats.md section 3). A dropped-out player's rest is their tail (`tails`), the
+same for every play around it, so it is added where they drop out: nobody else's moves change
+it, so what they are guaranteed there is the most their own moves reach (`Tail.guaranteed`).
 
-The values of a state are one flat tuple of integers, `4 * players` long: worst, best, expected
-VP and expected barrels kept of each player (0 for players no longer in the state). Every state
-is valued once, memoised by its key (`keys`: the states under one key have the same values but
-for a shift, VP certain to come), so the work grows with the number of distinct keys, not with
-the lines of play.
+The values of a state are one flat tuple of integers, `5 * players` long: worst, best, expected
+VP, expected barrels kept and guaranteed VP of each player (0 for players no longer in the
+state). Every state is valued once, memoised by its key (`keys`: the states under one key have
+the same values but for a shift, VP certain to come, which moves every end of a player's by the
+same VP and so their fewest, most, expected and guaranteed alike), so the work grows with the
+number of distinct keys, not with the lines of play.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from referee.shipping.phase import CaptainPhase, Key, Shift, State, Step, TailKe
 from referee.source import collection_paused
 
 Values = tuple[int, ...]
+BLOCKS = 5  # a state's values: worst, best, expected VP, expected barrels kept, guaranteed VP; `players` long each
 PROGRESS_EVERY = 1024  # states valued between two calls of a search's `progress`
 
 
@@ -41,8 +47,8 @@ class Valuation:
         # by the state's key (packed: `keys`), less its shift; the only table that grows with the
         # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
         self.memo: dict[Key, Values] = {}
-        self._terminal: Values = (0,) * (4 * self.n)
-        self._tails: dict[TailKey, tuple[int, int, int, int]] = {}  # each tail's worst, best, expected VP and barrels kept
+        self._terminal: Values = (0,) * (BLOCKS * self.n)
+        self._tails: dict[TailKey, tuple[int, int, int, int, int]] = {}  # each tail's worst, best, expected VP, barrels kept and guaranteed VP
         with quiet_search():
             self.value(phase.root, phase.root_key, phase.root_shift)
 
@@ -59,26 +65,32 @@ class Valuation:
         if hit is not None:
             return hit if shift is None else self._shifted(hit, shift, 1)
         decider: int = state[0]  # type: ignore[assignment]
-        n = self.n
-        worst: list[int] = []
-        best: list[int] = []
-        chosen: Values = ()
-        chosen_rank: tuple[int, int, int, int] = (0, 0, 0, 0)
-        for step in self.phase.steps(state):
-            values = self.after(step, decider)
-            rank = self.rank(values, decider)
-            if not worst:
-                worst, best = list(values[:n]), list(values[n : 2 * n])
-                chosen, chosen_rank = values, rank
-                continue
-            for p in range(n):
-                if values[p] < worst[p]:
-                    worst[p] = values[p]
-                if values[n + p] > best[p]:
-                    best[p] = values[n + p]
-            if self.prefers(values, rank, chosen, chosen_rank):
-                chosen, chosen_rank = values, rank
-        result = (*worst, *best, *chosen[2 * n :])
+        steps = self.phase.steps(state)
+        first = self.after(steps[0], decider)  # a decider must load: there is a move
+        if len(steps) == 1:  # one move (common): its values are the state's, block for block
+            result = first
+        else:
+            n = self.n
+            at = 4 * n  # where the guaranteed VP start
+            worst, best, guaranteed = list(first[:n]), list(first[n : 2 * n]), list(first[at:])
+            own = guaranteed[decider]  # the decider's guaranteed VP: the most over their moves (the others': the fewest)
+            chosen, chosen_rank = first, self.rank(first, decider)
+            for step in steps[1:]:
+                values = self.after(step, decider)
+                for p in range(n):  # a plain loop: zip and map over the moves took twice as long for a few moves
+                    if values[p] < worst[p]:
+                        worst[p] = values[p]
+                    if values[n + p] > best[p]:
+                        best[p] = values[n + p]
+                    if values[at + p] < guaranteed[p]:
+                        guaranteed[p] = values[at + p]
+                if values[at + decider] > own:
+                    own = values[at + decider]
+                rank = self.rank(values, decider)
+                if self.prefers(values, rank, chosen, chosen_rank):
+                    chosen, chosen_rank = values, rank
+            guaranteed[decider] = own
+            result = (*worst, *best, *chosen[2 * n : at], *guaranteed)
         memo = self.memo
         memo[key] = result if shift is None else self._shifted(result, shift, -1)
         if self.progress is not None and not len(memo) % PROGRESS_EVERY:
@@ -86,8 +98,8 @@ class Valuation:
         return result
 
     def _shifted(self, values: Values, shift: Shift, sign: int) -> Values:
-        """`values` with each player's worst, best and expected VP moved by `sign` times `shift`
-        (VP certain to come, which a state's key leaves out: see `keys`)."""
+        """`values` with each player's worst, best, expected and guaranteed VP moved by `sign`
+        times `shift` (VP certain to come, which a state's key leaves out: see `keys`)."""
         n = self.n
         out = list(values)
         for p, vp in enumerate(shift):
@@ -95,6 +107,7 @@ class Valuation:
                 out[p] += sign * vp
                 out[n + p] += sign * vp
                 out[2 * n + p] += sign * vp
+                out[4 * n + p] += sign * vp
         return tuple(out)
 
     def after(self, step: Step, decider: int) -> Values:
@@ -107,6 +120,7 @@ class Valuation:
         values[decider] += vp
         values[n + decider] += vp
         values[2 * n + decider] += vp
+        values[4 * n + decider] += vp
         for p, tail_key in step.drops:
             self._add_tail(values, p, tail_key)
         return tuple(values)
@@ -142,7 +156,7 @@ class Valuation:
         only, never the order of the moves, so a state's values do not depend on how its kinds
         are numbered (see `keys`)."""
         n = self.n
-        return tuple(-x for x in values[2 * n : 4 * n])
+        return tuple(-x for x in values[2 * n : 4 * n])  # expected VP and barrels kept, not the guaranteed VP
 
     def root_values(self) -> Values:
         """The values of the whole phase, from the position: the root's, plus the VP the phase
@@ -150,25 +164,27 @@ class Valuation:
         n = self.n
         values = list(self.value(self.phase.root, self.phase.root_key, self.phase.root_shift))
         for p in range(n):
-            for block in range(3):
+            for block in (0, 1, 2, 4):  # all but the barrels kept
                 values[block * n + p] += self.phase.start_vp[p]
         for p, key in self.phase.root_drops:
             self._add_tail(values, p, key)
         return tuple(values)
 
     def _add_tail(self, values: list[int], p: int, key: TailKey) -> None:
-        """`values` with player `p`'s tail from `key` added: its worst, best, expected VP and barrels kept."""
+        """`values` with player `p`'s tail from `key` added: its worst, best, expected VP, barrels
+        kept and guaranteed VP."""
         n = self.n
         tail = self._tails.get(key) or self._tail(key)
         values[p] += tail[0]
         values[n + p] += tail[1]
         values[2 * n + p] += tail[2]
         values[3 * n + p] += tail[3]
+        values[4 * n + p] += tail[4]
 
-    def _tail(self, key: TailKey) -> tuple[int, int, int, int]:
-        """A tail's worst, best and expected VP and barrels kept (`tails`), remembered."""
+    def _tail(self, key: TailKey) -> tuple[int, int, int, int, int]:
+        """A tail's worst, best and expected VP, barrels kept and guaranteed VP (`tails`), remembered."""
         tail = self.phase.tail(key)
-        hit = self._tails[key] = (tail.worst, tail.best, tail.expected.vp, tail.expected.kept)
+        hit = self._tails[key] = (tail.worst, tail.best, tail.expected.vp, tail.expected.kept, tail.guaranteed)
         return hit
 
 
