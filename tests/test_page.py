@@ -1,6 +1,6 @@
 """The page of `referee serve` in a real headless Chromium (Debian's `chromium`, driven by
 Playwright with `executable_path`; `.ci/run` installs it): a player fills a score sheet and reads
-the totals, enters a shipping position and reads worst / expected / best, pastes a broken log and
+the totals, enters a shipping position and reads guaranteed / expected / best, pastes a broken log and
 sees its line marked. Screenshots of each tool are saved (`REFEREE_SCREENSHOTS=docs` writes the
 ones the README shows)."""
 
@@ -151,9 +151,9 @@ def test_the_shipping_calculator_answers_the_formats_example(page: Page, tmp_pat
             page.check(f"#ship-p{number}-building-{building}")
     expect(page.locator('#ship-result tr[data-player="Anna"] .best')).to_have_text("10", timeout=20_000)
     row = page.locator('#ship-result tr[data-player="Anna"]')
-    assert [row.locator(cell).inner_text().strip() for cell in (".worst", ".expected", ".best")] == ["6", "9", "10"]
+    assert [row.locator(cell).inner_text().strip() for cell in (".guaranteed", ".expected", ".best")] == ["9", "9", "10"]
     ben = page.locator('#ship-result tr[data-player="Ben"]')
-    assert [ben.locator(cell).inner_text().strip() for cell in (".worst", ".expected", ".best")] == ["0", "4", "4"]
+    assert [ben.locator(cell).inner_text().strip() for cell in (".guaranteed", ".expected", ".best")] == ["4", "4", "4"]
     screenshot(page, "shipping", tmp_path)
 
 
