@@ -228,7 +228,9 @@ def _start_processes() -> Any:
     of the threaded server itself could copy a lock held by another thread (an import lock: the
     child waits forever, and the contract's 0.3 s example is answered 503 after 20 s)."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["referee.server", "referee.ship_command", "referee.shipping"])
+    # referee.cli too: each process imports the main script again (multiprocessing's rule), and
+    # the `referee` console script imports referee.cli (20 ms a calculation, not 65)
+    context.set_forkserver_preload(["referee.server", "referee.ship_command", "referee.shipping", "referee.cli"])
     from multiprocessing import forkserver
 
     forkserver.ensure_running()  # started now, before the first request: its imports are not a request's time
@@ -237,8 +239,8 @@ def _start_processes() -> Any:
 
 def _in_a_process(context: Any, job: Job, data: bytes, seconds: float, abandoned: threading.Event) -> tuple[HTTPStatus, dict[str, Any]]:
     """`job(data)` in a process of its own, stopped after `seconds` (503) or when the client has
-    left (`abandoned`): a long calculation holds one process, never the server; a process ends
-    with its request, so nothing it remembered stays."""
+    left or the server stops (`abandoned`): a long calculation holds one process, never the
+    server; a process ends with its request, so nothing it remembered stays."""
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_run_and_send, args=(job, data, send), daemon=True)
     process.start()
@@ -251,6 +253,8 @@ def _in_a_process(context: Any, job: Job, data: bytes, seconds: float, abandoned
                 process.join(5)
                 if process.is_alive():
                     process.kill()
+                if abandoned.is_set():
+                    raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.stopped", "the server was stopped before the calculation ended")
                 message = f"the calculation took longer than the server's limit of {seconds:g} s and was stopped; `referee ship` on the command line has no limit"
                 raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.time-limit", message)
         try:
@@ -291,10 +295,14 @@ class _Api:
         self.free: asyncio.Semaphore | None = None  # made in the server's event loop
         self.running: set[threading.Event] = set()  # each running calculation's stop
 
-    def close(self) -> None:
-        """Stop the calculations still running (the server stops: nobody waits for them)."""
+    def stop(self) -> None:
+        """Stop the calculations still running: the server stops (their clients get 503 at once,
+        not after the calculation, nor a dropped connection when the server stops waiting)."""
         for stop in list(self.running):
             stop.set()
+
+    def close(self) -> None:
+        self.stop()
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.waiting.shutdown(wait=False, cancel_futures=True)
 
@@ -555,6 +563,18 @@ def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, which stops the calculations when it begins to stop."""
+
+    def __init__(self, config: uvicorn.Config, api: _Api) -> None:
+        super().__init__(config)
+        self.api = api
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.api.stop()
+        await super().shutdown(sockets)
+
+
 class Server:
     """A server bound to its address, not yet serving: `serve_forever()` serves (in any thread),
     `shutdown()` stops it from another, `server_close()` frees the address."""
@@ -580,7 +600,7 @@ class Server:
             h11_max_incomplete_event_size=HEADER_BYTES,
             backlog=BACKLOG,
         )
-        self.uvicorn = uvicorn.Server(self.config)
+        self.uvicorn = _Uvicorn(self.config, self.api)
         reports = logging.getLogger("uvicorn")
         if not any(isinstance(handler, _OneLine) for handler in reports.handlers):
             reports.addHandler(_OneLine())

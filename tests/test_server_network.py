@@ -63,7 +63,12 @@ def _few_files() -> None:
 def start_served(folder: Path) -> Served:
     stderr = folder / "serve.stderr"
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=stderr.open("w"), text=True, preexec_fn=_few_files
+        [sys.executable, "-m", "referee", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=stderr.open("w"),
+        text=True,
+        preexec_fn=_few_files,
+        start_new_session=True,  # a process group of its own, as in a terminal: Ctrl-C reaches the server and its processes
     )
     line = process.stdout.readline()  # type: ignore[union-attr]
     found = re.search(r"127\.0\.0\.1:(\d+)/", line)
@@ -71,8 +76,13 @@ def start_served(folder: Path) -> Served:
     return Served(process, int(found.group(1)), stderr)
 
 
+def ctrl_c(served: Served) -> None:
+    """What Ctrl-C on the server's terminal does: SIGINT to its whole process group."""
+    os.killpg(served.process.pid, signal.SIGINT)
+
+
 def stop_served(served: Served) -> None:
-    served.process.send_signal(signal.SIGINT)
+    ctrl_c(served)
     try:
         served.process.wait(15)
     except subprocess.TimeoutExpired:
@@ -334,3 +344,19 @@ def test_a_host_that_cannot_be_served_on_is_a_usage_error(host):
     assert out.returncode == 2 and "Traceback" not in out.stderr
     lines = (out.stdout + out.stderr).splitlines()
     assert len(lines) == 1 and "error[usage.host]" in lines[0]
+
+
+def test_ctrl_c_stops_the_running_calculations_at_once(tmp_path):
+    """Ctrl-C while a calculation runs: its client is answered 503 (server.stopped) and the
+    server ends within seconds, printing nothing (it waited for the calculations before)."""
+    server = start_served(tmp_path)
+    with ThreadPoolExecutor(1) as pool:
+        answer = pool.submit(post, server.port, "/api/ship", HEAVY)
+        time.sleep(1.0)
+        start = time.perf_counter()
+        ctrl_c(server)
+        server.process.wait(15)
+        assert time.perf_counter() - start < 5.0
+        status, body = answer.result()
+    assert status == 503 and body["errors"][0]["rule"] == "server.stopped"
+    assert server.process.returncode == 0 and server.errors() == ""
