@@ -21,15 +21,24 @@ def locate(root: YNode, loc: tuple[Any, ...], at_key: bool = False) -> Location:
     With `at_key`, a mapping entry is located at its key (for a key that is not allowed).
     Parts of the path that are not places in the file (a union tag) are skipped.
     """
-    node, parent, key = root, None, None
+    node, parent, key = _walk(root, loc)
+    if at_key and parent is not None and key is not None:
+        return parent.key_location(key)
+    return node.location
+
+
+def _walk(root: YNode, loc: tuple[Any, ...]) -> tuple[YNode, YNode | None, str | None]:
+    """The node at a pydantic error path (the nearest existing ancestor), its parent, and its
+    key in the parent (None in a list)."""
+    node: YNode = root
+    parent: YNode | None = None
+    key: str | None = None
     for part in loc:
         if isinstance(node.value, dict) and isinstance(part, str) and part in node.value:
             parent, key, node = node, part, node.value[part]
         elif isinstance(node.value, list) and isinstance(part, int) and 0 <= part < len(node.value):
             parent, key, node = node, None, node.value[part]
-    if at_key and parent is not None and key is not None:
-        return parent.key_location(key)
-    return node.location
+    return node, parent, key
 
 
 def _model_at(model: Any, loc: tuple[Any, ...]) -> type[BaseModel] | None:
@@ -68,11 +77,32 @@ def _unwrap(tp: Any) -> Any:
             return tp
 
 
-def _message(err: dict[str, Any], model: type[BaseModel], where: str) -> str:
+# Pydantic's words for a value that is not a whole number, in strict mode (a YAML `true`, a
+# quoted '31' or a 1e9 is not a count: lax mode would read them as 1, 31 and 1000000000).
+_NOT_WHOLE = {"int_type", "int_parsing", "int_from_float"}
+
+
+def _as_written(node: YNode) -> str:
+    """A scalar as the user wrote it, for a sentence: `true`, `'31'` (text), `1e9`."""
+    if isinstance(node.value, str):
+        return repr(node.value)
+    if isinstance(node.value, bool):
+        return "true" if node.value else "false"
+    if node.raw is not None:
+        return node.raw
+    return "a list" if isinstance(node.value, list) else "a mapping" if isinstance(node.value, dict) else repr(node.value)
+
+
+def _message(err: dict[str, Any], model: type[BaseModel], where: str, node: YNode | None = None) -> str:
     kind = err["type"]
     loc = tuple(err["loc"])
     names = [str(p) for p in loc if isinstance(p, str) and p not in ("str", "int", "dict[str,int]")]
     field = names[-1] if names else "the document"
+    if kind in _NOT_WHOLE and node is not None:
+        place = loc[:-1] if loc[-1:] == ("int",) else loc  # a union's member is no place in the file
+        if len(names) > 1 and _model_at(model, place[:-1]) is None:  # a key of the user's (a player, a good) in a mapping of counts
+            field = f"{names[-2]}: {names[-1]}"
+        return f"{field} must be a whole number, not {_as_written(node)}"
     if kind == "extra_forbidden":
         key = str(loc[-1]) if loc else "?"
         parent = _model_at(model, loc[:-1])
@@ -106,10 +136,16 @@ def validate(model: type[M], data: Any, root: YNode, rule: str, where: str) -> M
         return model.model_validate(data)
     except ValidationError as exc:
         diags: list[Diagnostic] = []
-        for err in exc.errors(include_url=False):
+        errors = exc.errors(include_url=False)
+        # A field that is a count or a mapping of counts (a sheet's island) given a scalar fails
+        # both members of the union: the count's sentence says it all.
+        counts_refused = {tuple(err["loc"])[:-1] for err in errors if err["type"] in _NOT_WHOLE and err["loc"][-1:] == ("int",)}
+        for err in errors:
             loc = tuple(err["loc"])
+            if err["type"] == "dict_type" and loc[:-1] in counts_refused:
+                continue
             location = locate(root, loc, at_key=err["type"] == "extra_forbidden")
-            diags.append(Diagnostic(rule, _message(dict(err), model, where), location, READ_ERROR))
+            diags.append(Diagnostic(rule, _message(dict(err), model, where, _walk(root, loc)[0]), location, READ_ERROR))
         raise InputError(_dedupe(diags)) from None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from referee.check import LogReport
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
@@ -29,13 +29,13 @@ class SheetPlayer(BaseModel):
     """One player's end-of-game numbers."""
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
-    chips: int = Field(ge=0, le=10_000, description="Shipping VP: chips, and any noted on paper.")
-    doubloons: int = Field(default=0, ge=0, le=10_000, description="Doubloons left (tie-break).")
-    goods: int = Field(default=0, ge=0, le=10_000, description="Barrels left (tie-break).")
-    island: int | dict[str, int] | None = Field(
+    chips: int = Field(strict=True, ge=0, le=10_000, description="Shipping VP: chips, and any noted on paper.")
+    doubloons: int = Field(strict=True, default=0, ge=0, le=10_000, description="Doubloons left (tie-break).")
+    goods: int = Field(strict=True, default=0, ge=0, le=10_000, description="Barrels left (tie-break).")
+    island: StrictInt | dict[str, StrictInt] | None = Field(
         default=None, description="Filled island spaces, or by kind ({corn: 3, quarry: 2, forest: 2}); needed for the residence."
     )
-    colonists: int | None = Field(default=None, ge=0, le=10_000, description="Every colonist on the board, San Juan included; needed for the fortress.")
+    colonists: int | None = Field(strict=True, default=None, ge=0, le=10_000, description="Every colonist on the board, San Juan included; needed for the fortress.")
     buildings: list[str] = Field(default_factory=list, description="Every building in the player's city.")
     occupied: list[str] = Field(default_factory=list, description="The buildings (large ones matter) that have a colonist.")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 
 class SetupModel(BaseModel):
@@ -33,7 +33,7 @@ class PhaseModel(BaseModel):
     moves: list[dict[str, str]] | None = Field(default=None, description="The decisions of the phase in order, each `player: move`.")
     reveal: list[str] | None = Field(default=None, description="Settler: the new face-up plantation row drawn at the end of the phase.")
     keep: dict[str, str] | None = Field(default=None, description="Captain: what each player keeps after loading.")
-    doubloons: int | None = Field(default=None, ge=0, description="The doubloons that lay on the role card (checked).")
+    doubloons: int | None = Field(default=None, ge=0, strict=True, description="The doubloons that lay on the role card (checked).")
 
 
 class GameLogModel(BaseModel):
@@ -45,7 +45,7 @@ class GameLogModel(BaseModel):
     meta: dict[str, Any] | None = Field(default=None, description="Free-form information (date, place, ...).")
     setup: SetupModel
     phases: list[PhaseModel] = Field(description="Each role taken, in order of play.")
-    result: dict[str, int] | None = Field(default=None, description="The scores the table wrote down (checked).")
+    result: dict[str, StrictInt] | None = Field(default=None, description="The scores the table wrote down (checked).")
 
     @field_validator("players")
     @classmethod

@@ -16,7 +16,7 @@ class PositionPlayer(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, description="The player's name (free text, unique in the position).")
-    goods: dict[str, Annotated[int, Field(ge=0, le=MAX_BARRELS)]] = Field(
+    goods: dict[str, Annotated[int, Field(ge=0, le=MAX_BARRELS, strict=True)]] = Field(
         default_factory=dict, description="Barrels on the player's windrose, by kind: {corn: 3, coffee: 2}."
     )
     buildings: list[str] = Field(
@@ -40,5 +40,5 @@ class PositionModel(BaseModel):
         description="Every cargo ship by its size, with its contents: `empty` or `<good> <count>` (a partly filled ship), e.g. {4: empty, 5: corn 2}.",
         json_schema_extra={"propertyNames": {"pattern": "^[0-9]+$"}},
     )
-    vp_left: int | None = Field(default=None, ge=0, description="VP chips left in the supply (optional); VP beyond them are counted on paper.")
+    vp_left: int | None = Field(default=None, ge=0, strict=True, description="VP chips left in the supply (optional); VP beyond them are counted on paper.")
     players: list[PositionPlayer] = Field(min_length=1, description="The players clockwise, the captain first.")
