@@ -57,7 +57,8 @@ class Served:
 
 
 def _few_files() -> None:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (FILES if hard == resource.RLIM_INFINITY else min(FILES, hard), hard))
 
 
 def start_served(folder: Path) -> Served:
