@@ -1,5 +1,7 @@
-"""The ruleset cache cannot run code or lie (issue 14.6): entries are JSON data checked against
-their own key and format; a bad entry is ignored, rebuilt and replaced; nothing is left behind.
+"""The ruleset cache cannot run code or lie (issue 14.6, issue 29 item 3): entries are JSON data
+checked against their own key, format and digest (of their content, the source ruleset and the
+code); a bad entry is ignored, rebuilt and replaced, a damaged one said in one line on stderr;
+nothing is left behind.
 
 Each test runs `referee` with its own cache folder and checks a game whose scores are known."""
 
@@ -47,8 +49,9 @@ def test_an_entry_is_data_that_reads_back_the_same():
 def test_a_second_run_reads_the_entry(cached):
     cache, entry, right = cached
     assert entry.name.startswith("ruleset-") and entry.suffix == ".json"
-    assert json.loads(entry.read_text())["format"] == 1
-    assert totals(score(cache)) == right
+    assert json.loads(entry.read_text())["format"] == 2
+    second = score(cache)
+    assert totals(second) == right and second.stderr == ""
 
 
 @pytest.mark.parametrize(
@@ -66,8 +69,41 @@ def test_a_bad_entry_is_ignored_rebuilt_and_replaced(cached, damage):
     cache, entry, right = cached
     damage(entry)
     assert totals(score(cache)) == right
-    assert json.loads(entry.read_text())["format"] == 1  # replaced
+    assert json.loads(entry.read_text())["format"] == 2  # replaced
     assert totals(score(cache)) == right
+
+
+DAMAGED = "referee: the cached ruleset {entry} is damaged ({why}): ignored and rebuilt\n"
+
+
+def edited(entry: Path, old: str, new: str) -> None:
+    """The entry with one piece of its text replaced, as a hand or a faulty disk would."""
+    text = entry.read_text()
+    assert old in text
+    entry.write_text(text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        # the harbor's VP 3 -> 30: Ines, who has one, would score 71 instead of 44
+        (lambda e: edited(e, '"id": "harbor", "name": "Harbor", "aliases": [], "cost": 8, "vp": 3,', '"id": "harbor", "name": "Harbor", "aliases": [], "cost": 8, "vp": 30,'), "its content does not match its digest"),
+        (lambda e: edited(e, '"vp_chips": 75,', '"vp_chips": 7,'), "its content does not match its digest"),
+        (lambda e: edited(e, '"id": "harbor", "name": "Harbor", "aliases": [], "cost": 8, "vp": 3,', '"id": "harbor", "name": "Harbor", "aliases": [], "cost": 8, "vp": NaN,'), "it cannot be read"),
+        (lambda e: e.write_bytes(e.read_bytes()[: len(e.read_bytes()) // 2]), "it cannot be read"),  # cut short
+        (lambda e: edited(e, '"digest": "', '"digest": "0'), "its content does not match its digest"),
+        (lambda e: e.write_text(json.dumps({k: v for k, v in json.loads(e.read_text()).items() if k != "digest"})), "its content does not match its digest"),
+    ],
+    ids=["harbor-30", "vp-chips", "nan", "truncated", "digest-edited", "no-digest"],
+)
+def test_a_damaged_entry_is_said_in_one_line_and_rebuilt(cached, damage, why):
+    cache, entry, right = cached
+    damage(entry)
+    out = score(cache)
+    assert totals(out) == right  # Ines 44, Tobias 41, Marek 40
+    assert out.stderr == DAMAGED.format(entry=entry, why=why)
+    again = score(cache)  # rebuilt: read as it should be, nothing more said
+    assert totals(again) == right and again.stderr == ""
 
 
 def test_an_entry_of_another_ruleset_copied_under_the_key_is_not_used(cached, tmp_path):

@@ -20,6 +20,7 @@ from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.names import normalize
+from referee.output import printable
 from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model, decode, encode
 from referee.rulesets.rules import Rules
@@ -88,15 +89,16 @@ def ruleset_of(root: YNode, override: str | None, base_dir: Path | None) -> Rule
 @lru_cache(maxsize=16)
 def _load(path: str) -> Rules:
     layers = _layers(Path(path))
-    key = _cache_key(layers)
-    cached = _cache_read(key)
+    source, code = _source_digest(layers), _code_digest()
+    key = _cache_key(source, code)
+    cached = _cache_read(key, source, code)
     if cached is not None:
         try:
             return Rules(cached)
         except (AttributeError, KeyError, TypeError, ValueError):
-            pass  # a damaged entry (a part missing): rebuilt and replaced below
+            _say_damaged(key, "a part of it is missing")  # rebuilt and replaced below
     model = compile_model(_validate(layers, path))
-    _cache_write(key, model)
+    _cache_write(key, source, code, model)
     return Rules(model)
 
 
@@ -118,6 +120,11 @@ def _validate(layers: list[YNode], path: str) -> Any:
 # --- a cache of validated rulesets: start-up without building validators ------------------
 # Keyed by the bytes of every layer, the models' source and the referee version; REFEREE_CACHE=0 turns it off,
 # REFEREE_CACHE_DIR moves it. A cache that cannot be read or written is simply not used.
+#
+# An entry cannot lie: it carries the digest of its ruleset (with the digests of the source
+# layers and of the code it was built by), checked when it is read. Any edit of a value (harbor
+# 3 -> 30, a NaN, a file cut short) is seen, said in one line on stderr, and the entry rebuilt:
+# without the digest, one number edited changed every later score in silence.
 
 
 def _cache_dir() -> Path | None:
@@ -127,37 +134,85 @@ def _cache_dir() -> Path | None:
     return Path(root)
 
 
-def _cache_key(layers: list[YNode]) -> str:
+def _code_digest() -> str:
+    """The digest of the code that builds an entry: referee's version, Python's, and the
+    models' source (a cached ruleset must be what they would check)."""
     from referee.version import __version__
-    # The models' source is part of the key: a cached ruleset must be what they would check.
+
     here = Path(__file__).parent
     digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode() + (here / "model.py").read_bytes() + (here / "compiled.py").read_bytes())
+    return digest.hexdigest()
+
+
+def _source_digest(layers: list[YNode]) -> str:
+    """The digest of the ruleset's files: every layer's path and bytes."""
+    digest = hashlib.sha256()
     for layer in layers:
-        digest.update(layer.file.encode() + b"\0" + _BYTES.get(layer.file, b""))
-    return digest.hexdigest()[:40]
+        digest.update(layer.file.encode("utf-8", "surrogateescape") + b"\0" + _BYTES.get(layer.file, b""))
+    return digest.hexdigest()
 
 
-CACHE_FORMAT = 1  # the layout of an entry: a change makes every older entry unread (and rebuilt)
+def _cache_key(source: str, code: str) -> str:
+    return hashlib.sha256(f"{code}|{source}".encode()).hexdigest()[:40]
 
 
-def _cache_read(key: str) -> Spec | None:
+def _content_digest(key: str, source: str, code: str, ruleset: Any) -> str:
+    """The digest an entry carries: of its ruleset's data (in one canonical JSON text: an edit
+    of layout alone is no damage), its key, and the digests of the source and the code."""
+    text = json.dumps(ruleset, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(f"{CACHE_FORMAT}|{key}|{source}|{code}|".encode() + text.encode()).hexdigest()
+
+
+CACHE_FORMAT = 2  # the layout of an entry: a change makes every older entry unread (and rebuilt); 2: with digests
+
+
+def _refuse_constant(name: str) -> Any:
+    """JSON's NaN and Infinity are no numbers of a ruleset: an entry holding one is damaged."""
+    raise ValueError(f"{name} in the entry")
+
+
+def _cache_read(key: str, source: str, code: str) -> Spec | None:
     """The compiled ruleset stored under `key`, or None: an entry is data (JSON, never code), and
-    one of another format, stored under another key, unreadable or damaged is not used (it is
-    rebuilt and replaced)."""
+    one of another format, stored under another key, or that cannot be read is not used. One
+    whose content does not match its digest (damaged) is said on stderr; every entry not used is
+    rebuilt and replaced."""
     directory = _cache_dir()
     if directory is None:
         return None
+    path = directory / f"ruleset-{key}.json"
     try:
-        entry = json.loads(read_document(directory / f"ruleset-{key}.json"))
-        if not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT or entry.get("key") != key:
+        data = read_document(path)
+    except (OSError, Unreadable):  # no entry yet (or no cache to be had): built, no news
+        return None
+    try:
+        entry = json.loads(data, parse_constant=_refuse_constant)
+        if isinstance(entry, dict) and entry.get("format") != CACHE_FORMAT and "format" in entry and "key" in entry:
+            return None  # an entry of another version of referee: replaced, nothing damaged
+        if not isinstance(entry, dict) or entry.get("key") != key or entry.get("source") != source or entry.get("code") != code:
+            _say_damaged(key, "it is not the entry of this ruleset")
+            return None
+        if entry.get("digest") != _content_digest(key, source, code, entry.get("ruleset")):
+            _say_damaged(key, "its content does not match its digest")
             return None
         model = decode(entry["ruleset"])
-    except (OSError, Unreadable, ValueError, KeyError, TypeError, RecursionError):
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        _say_damaged(key, "it cannot be read" if isinstance(exc, (ValueError, RecursionError)) else "a part of it is missing")
         return None
-    return model if isinstance(model, Spec) else None
+    if not isinstance(model, Spec):
+        _say_damaged(key, "it holds no ruleset")
+        return None
+    return model
 
 
-def _cache_write(key: str, model: Spec) -> None:
+def _say_damaged(key: str, why: str) -> None:
+    """One line on stderr for a damaged entry: the user learns that their cache was touched."""
+    directory = _cache_dir()
+    where = directory / f"ruleset-{key}.json" if directory is not None else f"ruleset-{key}.json"
+    with contextlib.suppress(OSError, ValueError):  # a closed or full stderr: the rebuild goes on
+        sys.stderr.write(printable(f"referee: the cached ruleset {where} is damaged ({why}): ignored and rebuilt") + "\n")
+
+
+def _cache_write(key: str, source: str, code: str, model: Spec) -> None:
     """Store a compiled ruleset under `key`, atomically (a reader sees the old entry or the new
     one); a cache that cannot be written is simply not used, and leaves nothing behind."""
     directory = _cache_dir()
@@ -167,11 +222,13 @@ def _cache_write(key: str, model: Spec) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".ruleset-", suffix=".tmp", dir=directory)
+        ruleset = encode(model)
+        entry = {"format": CACHE_FORMAT, "key": key, "source": source, "code": code, "digest": _content_digest(key, source, code, ruleset), "ruleset": ruleset}
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"format": CACHE_FORMAT, "key": key, "ruleset": encode(model)}, fh)
+            json.dump(entry, fh, allow_nan=False)
         os.replace(tmp, directory / f"ruleset-{key}.json")
         tmp = None
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a ruleset with a NaN is not cached (it is read from its files every time)
         pass
     finally:
         if tmp is not None:
