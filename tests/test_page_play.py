@@ -1,0 +1,262 @@
+""""Play at the table", the page's first tool, in a real headless Chromium (Debian's `chromium`,
+driven by Playwright as tests/test_page.py does): whole games set up and played through the
+page, a random legal choice at each decision, for each ruleset at 2 and 5 players, with undos and
+a reload in the middle; the log the page downloads validates and scores as the page showed.
+
+A share of the decisions are real taps (Playwright clicks, with their checks that the button is
+visible, enabled and hit); the rest are made by a script in the page clicking the same buttons
+(`element.click()`), which plays a whole game in seconds instead of minutes: every decision still
+goes through the page's buttons, its model of the log and `POST /api/next`. The page's own work per
+decision (its render, measured with performance.now()) is read back and reported.
+`REFEREE_SCREENSHOTS=docs` writes the screenshots the README shows."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.check import check_log
+from referee.rulesets.load import load_ruleset
+from referee.server import make_server
+from tests.conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("the browser tests need Debian's chromium: apt-get install -y chromium (.ci/run does)")
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); CI runs these tests", allow_module_level=True)
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+NAMES = ["Anna", "Ben", "Cleo", "Dario", "Elif"]
+TAPS = 30  # decisions tapped at the start of each game (and a few more after the reload)
+
+# The in-page player: a random legal choice at each decision, made by clicking the page's own
+# buttons, until the game ends or `steps` decisions are made. Draws tap tiles the stacks hold;
+# a mayor accepts the suggestion or moves one colonist and confirms when the rules allow it.
+AUTOPLAY = """async ({ steps, seed }) => {
+  let s = seed >>> 0;
+  const rand = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const all = (sel) => Array.from(document.querySelectorAll(sel));
+  const game = document.querySelector('#play-game');
+  const settle = async (before) => {
+    const until = performance.now() + 15000;
+    while (game.dataset.render === before || document.querySelector('#play').dataset.state === 'busy') {
+      const refused = document.querySelector('#play-refused-text');
+      if (refused || performance.now() > until) throw new Error(refused ? refused.textContent : 'no answer in 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  let made = 0;
+  for (; made < steps; made++) {
+    const kind = document.querySelector('#play-turn-text').dataset.kind;
+    if (kind === 'over' || kind === 'broken') break;
+    const before = game.dataset.render;
+    if (document.querySelector('#play-draw')) {
+      while (document.querySelector('#play-draw-confirm').disabled) pick(all('#play-draw button.up:not(:disabled)')).click();
+      document.querySelector('#play-draw-confirm').click();
+    } else if (document.querySelector('#play-mayor')) {
+      if (rand() < 0.5) {
+        const down = all('#play-mayor button.down:not(:disabled)');
+        if (down.length) pick(down).click();
+        const up = all('#play-mayor button.up:not(:disabled)');
+        if (up.length) pick(up).click();
+      }
+      if (document.querySelector('#play-mayor-confirm').disabled) document.querySelector('#play-mayor-reset').click();
+      document.querySelector('#play-mayor-confirm').click();
+    } else {
+      pick(all('#play-choices button[data-move]')).click();
+    }
+    await settle(before);
+  }
+  return made;
+}"""
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    httpd = make_server("127.0.0.1", 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, address: str, width: int) -> tuple[Page, list[str]]:  # type: ignore[no-untyped-def]
+    """A fresh page (its own storage: no game in it) and the list its script errors go to."""
+    context = browser.new_context(viewport={"width": width, "height": 900 if width < 600 else 1000}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(address)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    return page, errors
+
+
+@pytest.fixture
+def page(browser, address: str) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+    page, errors = open_page(browser, address, 390)  # a phone's width
+    yield page
+    assert errors == []  # no script error in the page
+    page.context.close()
+
+
+def screenshot(page: Page, name: str, tmp_path: Path, selector: str = "#play") -> None:
+    folder = ROOT / os.environ["REFEREE_SCREENSHOTS"] if os.environ.get("REFEREE_SCREENSHOTS") else tmp_path
+    page.locator(selector).screenshot(path=str(folder / f"serve-{name}.png"))
+
+
+def rendered(page: Page) -> str:
+    return page.locator("#play-game").get_attribute("data-render") or ""
+
+
+def settled(page: Page, before: str) -> None:
+    """Waits for the page to draw the answer to the decision just made."""
+    expect(page.locator("#play-game")).not_to_have_attribute("data-render", before)
+    expect(page.locator("#play")).to_have_attribute("data-state", "done")
+
+
+def selection(ruleset: str, rnd: random.Random) -> list[str]:
+    """A random building selection the board allows (Expansion I), as ids: the spaces of each
+    cost filled, never two buildings that exclude each other."""
+    model = load_ruleset(ruleset).model
+    assert model.selection is not None
+    while True:
+        chosen: list[str] = []
+        for slot in model.selection.slots:
+            kinds = [b.id for b in model.buildings if b.kind.endswith("violet") and b.cost == slot.cost]
+            chosen += rnd.sample(kinds, slot.spaces)
+        if not any(all(b in chosen for b in group) for group in model.selection.exclusive):
+            return chosen
+
+
+def set_up(page: Page, ruleset: str, players: int, rnd: random.Random) -> list[str]:
+    """Sets a game up by tapping: ruleset, players, names, a random first governor, the face-up
+    row, Expansion I's buildings. Returns the players in the log's order (the governor first)."""
+    page.select_option("#play-ruleset", ruleset)
+    page.select_option("#play-players", str(players))
+    names = NAMES[:players]
+    for seat, name in enumerate(names, start=1):
+        page.fill(f"#play-name-{seat}", name)
+    governor = rnd.randrange(players)
+    page.select_option("#play-governor", str(governor))
+    goods = [good.id for good in load_ruleset(ruleset).model.goods]
+    for _ in range(players + 1):
+        page.click(f"#play-row-{rnd.choice(goods)} button.up")
+    if load_ruleset(ruleset).model.selection is not None:
+        for building in selection(ruleset, rnd):
+            page.click(f'#play-selection button[data-building="{building}"]')
+    page.click("#play-start")
+    expect(page.locator("#play-turn-text")).to_have_attribute("data-kind", "role")
+    return names[governor:] + names[:governor]
+
+
+def tap(page: Page, rnd: random.Random) -> None:
+    """One decision by tapping, a random legal one (as AUTOPLAY chooses)."""
+    before = rendered(page)
+    if page.locator("#play-draw").count():
+        while page.locator("#play-draw-confirm").is_disabled():
+            ups = page.locator("#play-draw button.up:enabled")
+            ups.nth(rnd.randrange(ups.count())).click()
+        page.click("#play-draw-confirm")
+    elif page.locator("#play-mayor").count():
+        if rnd.random() < 0.5:
+            for direction in ("down", "up"):
+                buttons = page.locator(f"#play-mayor button.{direction}:enabled")
+                if buttons.count():
+                    buttons.nth(rnd.randrange(buttons.count())).click()
+        if page.locator("#play-mayor-confirm").is_disabled():
+            page.click("#play-mayor-reset")
+        page.click("#play-mayor-confirm")
+    else:
+        moves = page.locator("#play-choices button[data-move]")
+        moves.nth(rnd.randrange(moves.count())).click()
+    settled(page, before)
+
+
+def kind(page: Page) -> str:
+    return page.locator("#play-turn-text").get_attribute("data-kind") or ""
+
+
+def autoplay(page: Page, steps: int, seed: int) -> int:
+    """Up to `steps` decisions made by the in-page player; how many were made."""
+    made = page.evaluate(AUTOPLAY, {"steps": steps, "seed": seed})
+    assert isinstance(made, int)
+    return made
+
+
+def shown_totals(page: Page) -> dict[str, int]:
+    rows = page.locator("#play-scores tbody tr")
+    return {rows.nth(i).get_attribute("data-player") or "": int(rows.nth(i).locator(".total").inner_text()) for i in range(rows.count())}
+
+
+def downloaded_log(page: Page) -> str:
+    with page.expect_download() as info:
+        page.click("#play-download")
+    return Path(info.value.path()).read_text(encoding="utf-8")
+
+
+GAMES = [(ruleset, players) for ruleset in ("base", "expansion-1", "1897") for players in (2, 5)]
+
+
+@pytest.mark.parametrize(("ruleset", "players"), GAMES, ids=[f"{r}-{n}p" for r, n in GAMES])
+def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players: int, tmp_path: Path):
+    rnd = random.Random(f"{ruleset}-{players}")
+    order = set_up(page, ruleset, players, rnd)
+    assert page.locator("#play-turn-text .who").inner_text() == order[0]  # the first governor chooses first
+    for _ in range(TAPS):
+        tap(page, rnd)
+    # three steps undone give back the log as it was; redo and undo again
+    log_before = page.locator("#play-log").inner_text()
+    for _ in range(3):
+        tap(page, rnd)
+    for _ in range(3):
+        before = rendered(page)
+        page.click("#play-undo")
+        settled(page, before)
+    assert page.locator("#play-log").inner_text() == log_before
+    before = rendered(page)
+    page.click("#play-redo")
+    settled(page, before)
+    before = rendered(page)
+    page.click("#play-undo")
+    settled(page, before)
+    assert page.locator("#play-log").inner_text() == log_before
+    # the middle of the game survives a reload: the same log, the same decision waited for
+    autoplay(page, 60, rnd.randrange(2**32))
+    log_before, turn_before = page.locator("#play-log").inner_text(), page.locator("#play-turn-text").inner_text()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert page.locator("#play-log").inner_text() == log_before
+    assert page.locator("#play-turn-text").inner_text() == turn_before
+    for _ in range(5):
+        tap(page, rnd)
+    times = []
+    while kind(page) not in ("over", "broken"):
+        autoplay(page, 40, rnd.randrange(2**32))
+        times.append(float(page.locator("#play-game").get_attribute("data-render-max-ms") or 0))
+        if kind(page) not in ("over", "broken"):
+            tap(page, rnd)
+    assert kind(page) == "over"
+    shown = shown_totals(page)
+    assert sorted(shown) == sorted(order)
+    expect(page.locator("#play-end svg.chart")).to_have_count(2)
+    report = check_log(downloaded_log(page), "game.yaml")
+    assert report.valid and report.complete
+    assert {score.player: score.total for score in report.scores or []} == shown
+    print(f"{ruleset} {players}p: the page's render, at most {max(times):.1f} ms a decision")
