@@ -233,7 +233,16 @@ def _start_processes() -> Any:
     context.set_forkserver_preload(["referee.server", "referee.ship_command", "referee.shipping", "referee.cli"])
     from multiprocessing import forkserver
 
-    forkserver.ensure_running()  # started now, before the first request: its imports are not a request's time
+    # started now, before the first request (its imports are not a request's time), and deaf
+    # to Ctrl-C, as its processes are (the server stops them): interrupted in its imports, it
+    # would print a traceback and fail the calculations waiting for it
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        forkserver.ensure_running()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, before)
     return context
 
 
@@ -243,7 +252,12 @@ def _in_a_process(context: Any, job: Job, data: bytes, seconds: float, abandoned
     server; a process ends with its request, so nothing it remembered stays."""
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_run_and_send, args=(job, data, send), daemon=True)
-    process.start()
+    try:
+        process.start()  # (multiprocessing starts its forkserver again if it has died)
+    except (OSError, EOFError) as exc:  # no process to be had (out of processes or memory): answered, the server goes on
+        receive.close()
+        send.close()
+        raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.failed", f"no process could be started for the calculation ({type(exc).__name__}: {exc})") from None
     send.close()
     try:
         deadline = time.monotonic() + seconds
@@ -294,10 +308,12 @@ class _Api:
         self.processes = _start_processes()
         self.free: asyncio.Semaphore | None = None  # made in the server's event loop
         self.running: set[threading.Event] = set()  # each running calculation's stop
+        self.stopping = False  # the server stops: no calculation is started
 
     def stop(self) -> None:
         """Stop the calculations still running: the server stops (their clients get 503 at once,
         not after the calculation, nor a dropped connection when the server stops waiting)."""
+        self.stopping = True
         for stop in list(self.running):
             stop.set()
 
@@ -332,6 +348,8 @@ class _Api:
                 raise Refused(HTTPStatus.NOT_IMPLEMENTED, {"error": f"{method} is not served here: GET the page or POST to {', '.join(POSTS)}"})
         except Refused as refused:
             status, payload, kind = refused.status, _json(refused.body), "application/json"
+        except asyncio.CancelledError:  # uvicorn stops waiting for a request at its shutdown: answered, not reported as a failure
+            status, payload, kind = HTTPStatus.SERVICE_UNAVAILABLE, _json(_errors([Diagnostic("server.stopped", "the server was stopped before the answer was ready", None, READ_ERROR)])), "application/json"
         except Exception as exc:  # a bug in referee (a page missing from the install): answered, never a dropped connection
             status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
             if method == "POST":
@@ -359,6 +377,8 @@ class _Api:
             raise _refusal(HTTPStatus.SERVICE_UNAVAILABLE, "server.time-limit", message) from None
         abandoned = threading.Event()
         self.running.add(abandoned)
+        if self.stopping:  # (after the add: a stop from now on sees this calculation)
+            abandoned.set()
         try:
             calculation = loop.run_in_executor(self.waiting, _in_a_process, self.processes, post.job, data, self.ship_seconds, abandoned)
             leaving = asyncio.ensure_future(_left(receive))

@@ -347,13 +347,14 @@ def test_a_host_that_cannot_be_served_on_is_a_usage_error(host):
     assert len(lines) == 1 and "error[usage.host]" in lines[0]
 
 
-def test_ctrl_c_stops_the_running_calculations_at_once(tmp_path):
-    """Ctrl-C while a calculation runs: its client is answered 503 (server.stopped) and the
-    server ends within seconds, printing nothing (it waited for the calculations before)."""
+@pytest.mark.parametrize("after", [0.2, 1.0], ids=["as-it-starts", "while-it-runs"])
+def test_ctrl_c_stops_the_running_calculations_at_once(tmp_path, after):
+    """Ctrl-C while a calculation runs, or as the server starts its processes: the client is
+    answered 503 (server.stopped) and the server ends within seconds, printing nothing."""
     server = start_served(tmp_path)
     with ThreadPoolExecutor(1) as pool:
         answer = pool.submit(post, server.port, "/api/ship", HEAVY)
-        time.sleep(1.0)
+        time.sleep(after)
         start = time.perf_counter()
         ctrl_c(server)
         server.process.wait(15)
