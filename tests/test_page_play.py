@@ -116,9 +116,14 @@ def page(browser, address: str) -> Iterator[Page]:  # type: ignore[no-untyped-de
     page.context.close()
 
 
-def screenshot(page: Page, name: str, tmp_path: Path, selector: str = "#play") -> None:
+def screenshot(page: Page, name: str, tmp_path: Path, selector: str | None = None) -> None:
+    """The element `selector`, or the screen as a player sees it with the tool at its top."""
     folder = ROOT / os.environ["REFEREE_SCREENSHOTS"] if os.environ.get("REFEREE_SCREENSHOTS") else tmp_path
-    page.locator(selector).screenshot(path=str(folder / f"serve-{name}.png"))
+    if selector:
+        page.locator(selector).screenshot(path=str(folder / f"serve-{name}.png"))
+        return
+    page.locator("#play-title").evaluate("title => title.scrollIntoView({ behavior: 'instant' })")
+    page.screenshot(path=str(folder / f"serve-{name}.png"))
 
 
 def rendered(page: Page) -> str:
@@ -222,27 +227,27 @@ def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players:
     for _ in range(TAPS):
         tap(page, rnd)
     # three steps undone give back the log as it was; redo and undo again
-    log_before = page.locator("#play-log").inner_text()
+    log_before = page.locator("#play-log").text_content() or ""
     for _ in range(3):
         tap(page, rnd)
     for _ in range(3):
         before = rendered(page)
         page.click("#play-undo")
         settled(page, before)
-    assert page.locator("#play-log").inner_text() == log_before
+    assert page.locator("#play-log").text_content() == log_before
     before = rendered(page)
     page.click("#play-redo")
     settled(page, before)
     before = rendered(page)
     page.click("#play-undo")
     settled(page, before)
-    assert page.locator("#play-log").inner_text() == log_before
+    assert page.locator("#play-log").text_content() == log_before
     # the middle of the game survives a reload: the same log, the same decision waited for
     autoplay(page, 60, rnd.randrange(2**32))
-    log_before, turn_before = page.locator("#play-log").inner_text(), page.locator("#play-turn-text").inner_text()
+    log_before, turn_before = page.locator("#play-log").text_content(), page.locator("#play-turn-text").inner_text()
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    assert page.locator("#play-log").inner_text() == log_before
+    assert page.locator("#play-log").text_content() == log_before
     assert page.locator("#play-turn-text").inner_text() == turn_before
     for _ in range(5):
         tap(page, rnd)
@@ -260,3 +265,65 @@ def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players:
     assert report.valid and report.complete
     assert {score.player: score.total for score in report.scores or []} == shown
     print(f"{ruleset} {players}p: the page's render, at most {max(times):.1f} ms a decision")
+
+
+def load_log(page: Page, text: str) -> None:
+    """Pastes a log into "Continue a game from a log" and waits for the game to be drawn."""
+    page.click("#play-load-box summary")
+    page.fill("#play-load-text", text)
+    page.click("#play-load")
+    expect(page.locator("#play-game")).to_be_visible()
+    expect(page.locator("#play")).to_have_attribute("data-state", "done")
+
+
+CAPTAIN = "\n".join((ROOT / "fixtures" / "game-4p.yaml").read_text(encoding="utf-8").splitlines()[:185]) + "\n"  # round 8's captain phase, at its start
+
+
+def test_a_typed_move_is_played_or_refused_with_the_referees_message(page: Page):
+    load_log(page, CAPTAIN)
+    expect(page.locator("#play-turn-text .who")).to_have_text("Carla")
+    page.fill("#play-typed", "2 corn on 5")  # Carla has one corn
+    page.click("#play-typed-send")
+    expect(page.locator("#play-refused-text")).to_contain_text("Refused: ")
+    before = rendered(page)
+    page.fill("#play-typed", "1 corn on 5")
+    page.click("#play-typed-send")
+    settled(page, before)
+    expect(page.locator("#play-refused-text")).to_have_count(0)
+    expect(page.locator("#play-turn-text .who")).to_have_text("Dev")
+    assert 'Carla: "1 corn on 5"' in (page.locator("#play-log").text_content() or "")
+
+
+def test_a_captain_phase_has_the_calculator_one_tap_away(page: Page, tmp_path: Path):
+    load_log(page, CAPTAIN)
+    expect(page.locator('#play-choices button[data-move="1 corn on 5"]')).to_be_visible()
+    page.click("#play-calculate")
+    expect(page.locator('#play-ship-result tr[data-player="Carla"] .best')).not_to_be_empty(timeout=20_000)
+    screenshot(page, "play-captain", tmp_path, "#play-decide")
+
+
+def test_a_loaded_game_to_its_end_shows_the_scores_and_the_chart(browser, address: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    page, errors = open_page(browser, address, 390)
+    text = (ROOT / "fixtures" / "game-4p.yaml").read_text(encoding="utf-8")
+    load_log(page, text)
+    expect(page.locator("#play-turn-text")).to_have_attribute("data-kind", "over")
+    report = check_log(text, "game-4p.yaml")
+    assert shown_totals(page) == {score.player: score.total for score in report.scores or []}
+    expect(page.locator("#play-end svg.chart polyline")).to_have_count(8)  # VP and doubloons of 4 players
+    screenshot(page, "play-end", tmp_path, "#play-end")
+    assert errors == []
+    page.context.close()
+
+
+def test_the_page_at_a_phones_and_a_desktops_width(browser, address: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Mid-game at 390 px and 1280 px: whose turn it is and what they may do, then the boards;
+    nothing scrolls sideways on the phone."""
+    middle = "\n".join((ROOT / "fixtures" / "game-4p.yaml").read_text(encoding="utf-8").splitlines()[:150]) + "\n"
+    for width, name in ((390, "play-phone"), (1280, "play-desktop")):
+        page, errors = open_page(browser, address, width)
+        load_log(page, middle)
+        expect(page.locator("#play-turn-text")).to_have_attribute("data-kind", "move")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, name, tmp_path)
+        assert errors == []
+        page.context.close()
