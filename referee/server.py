@@ -3,9 +3,10 @@ browser, and the JSON API behind it, served from this machine.
 
 - `GET /` the page (referee/web/index.html: everything it needs is served from here, offline);
   `GET /api/rulesets` and `GET /api/rules/NAME` the bundled rulesets' data, for the page's lists.
-- `POST /api/validate`, `/api/score-sheet`, `/api/ship` take a game log, a score sheet, a
-  shipping position (YAML or JSON, as the documents of the command line) and answer with the
-  JSON of `referee validate`, `referee score --sheet` and `referee ship --format json`. A document
+- `POST /api/validate`, `/api/score-sheet`, `/api/ship`, `/api/next` take a game log, a score
+  sheet, a shipping position, a game log (YAML or JSON, as the documents of the command line)
+  and answer with the JSON of `referee validate`, `referee score --sheet`, `referee ship
+  --format json` and `referee next --format json` (`/api/next?limit=N`: as `--limit N`). A document
   that is read and checked is answered 200 (its verdict inside); one that cannot be read, 400
   with the same diagnostics as the command line.
 - Bad input never breaks the server: bodies over 2 MiB are refused (413); a calculator request
@@ -61,6 +62,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from http import HTTPStatus
 from importlib import resources
 from typing import Any
@@ -89,10 +91,24 @@ Job = Callable[[bytes], tuple[HTTPStatus, dict[str, Any]]]
 @dataclass(frozen=True)
 class Post:
     """A JSON endpoint: `job` takes the request's body and gives the status and the JSON answer.
-    A `calculation` runs in a process of its own, stopped at the server's time limit (503)."""
+    A `calculation` runs in a process of its own, stopped at the server's time limit (503).
+    `options`: the query parameters it takes (`?limit=200`), given to `job` as keyword strings;
+    any other is refused (400), never ignored."""
 
     job: Job
     calculation: bool = False
+    options: tuple[str, ...] = ()
+
+    def with_query(self, query: str) -> Job:
+        """`job` with the request's query parameters; Refused (400) for one it does not take."""
+        from urllib.parse import parse_qsl
+
+        given = parse_qsl(query, keep_blank_values=True)
+        unknown = sorted({name for name, _ in given if name not in self.options} | {name for name, _ in given if [n for n, _ in given].count(name) > 1})
+        if unknown:
+            takes = f"it takes {', '.join(self.options)}" if self.options else "it takes none"
+            raise _refusal(HTTPStatus.BAD_REQUEST, "input.query", f"the query parameter {unknown[0]!r} is not taken here (or is given twice); {takes}")
+        return partial(self.job, **dict(given)) if given else self.job
 
 
 class Refused(Exception):
@@ -164,16 +180,28 @@ def _ship(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
     return _status(code), json.loads("".join(pieces))
 
 
+def _next(data: bytes, limit: str | None = None) -> tuple[HTTPStatus, dict[str, Any]]:
+    from referee.decisions import next_decision
+    from referee.render.decision import next_object
+
+    if limit is not None and not (limit.isascii() and limit.isdigit() and 0 < int(limit) <= 1_000_000):
+        raise _refusal(HTTPStatus.BAD_REQUEST, "input.query", f"limit is the number of moves to list, a whole number from 1 to 1,000,000, not {limit[:20]!r}")
+    run = next_decision(data, "document", limit=int(limit) if limit is not None else None)
+    return _status(run.exit_code), next_object(run)
+
+
 POSTS: dict[str, Post] = {
     "/api/validate": Post(_validate),
     "/api/score-sheet": Post(_score_sheet),
     "/api/ship": Post(_ship, calculation=True),
+    "/api/next": Post(_next, options=("limit",)),  # a replay or two: in the server's threads
 }
 
 
 def _rules(name: str) -> dict[str, Any]:
     """A bundled ruleset's data for the page: its words, names of goods, roles, buildings (with
-    their circles, and whether they act in a captain phase), player counts."""
+    their cost, column, VP, circles, and whether they act in a captain phase), player counts,
+    and the selection of violet buildings (Expansion I)."""
     from referee.engine.phases.captain import SHIPPING_POWERS, STORAGE_POWERS
     from referee.rulesets.compiled import plain
     from referee.rulesets.load import bundled_rulesets, load_ruleset
@@ -194,11 +222,35 @@ def _rules(name: str) -> dict[str, Any]:
         "goods": [{"id": g.id, "name": g.name} for g in model.goods],
         "quarry": model.quarry.name,
         "buildings": [
-            {"id": b.id, "name": b.name, "large": b.size == 2, "violet": b.kind.endswith("violet"), "cost": b.cost, "circles": b.circles, "captain": b.effect is not None and b.effect.id in captain}
+            {
+                "id": b.id,
+                "name": b.name,
+                "large": b.size == 2,
+                "violet": b.kind.endswith("violet"),
+                "cost": b.cost,
+                "column": b.column,
+                "vp": b.vp,
+                "circles": b.circles,
+                "captain": b.effect is not None and b.effect.id in captain,
+            }
             for b in model.buildings
         ],
         "forests": bool(rules.with_effect("settle.forest")),
-        "selection": model.selection is not None,
+        "selection": _selection(rules),
+    }
+
+
+def _selection(rules: Any) -> dict[str, Any] | None:
+    """How the violet buildings of a game are chosen before it (Expansion I), for the page's
+    setup: each cost's spaces and the buildings of that cost, and the groups of which a game
+    holds one at most; None where a ruleset has no selection."""
+    selection = rules.model.selection
+    if selection is None:
+        return None
+    violet = [b for b in rules.buildings if b.kind.endswith("violet")]
+    return {
+        "slots": [{"cost": slot.cost, "spaces": slot.spaces, "buildings": [b.name for b in violet if b.cost == slot.cost]} for slot in selection.slots],
+        "exclusive": [[rules.name(ident) for ident in group] for group in selection.exclusive],
     }
 
 
@@ -340,7 +392,7 @@ class _Api:
                 if data is None:
                     return  # the client left: nobody to answer
                 whole = True
-                answer = await self._run(post, data, receive)
+                answer = await self._run(post, data, receive, scope.get("query_string", b"").decode("latin-1"))
                 if answer is None:
                     return
                 status, payload, kind = answer[0], _json(answer[1]), "application/json"
@@ -362,12 +414,13 @@ class _Api:
         await send({"type": "http.response.start", "status": int(status), "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
-    async def _run(self, post: Post, data: bytes, receive: Receive) -> tuple[HTTPStatus, dict[str, Any]] | None:
+    async def _run(self, post: Post, data: bytes, receive: Receive, query: str = "") -> tuple[HTTPStatus, dict[str, Any]] | None:
         """The job's answer; None when the client left before it (a calculation is then stopped)."""
         loop = asyncio.get_running_loop()
+        job = post.with_query(query)
         await loop.run_in_executor(self.threads, _bundled_ruleset_only, data)
         if not post.calculation:
-            return await loop.run_in_executor(self.threads, post.job, data)
+            return await loop.run_in_executor(self.threads, job, data)
         if self.free is None:
             self.free = asyncio.Semaphore(CALCULATIONS)
         try:
@@ -380,7 +433,7 @@ class _Api:
         if self.stopping:  # (after the add: a stop from now on sees this calculation)
             abandoned.set()
         try:
-            calculation = loop.run_in_executor(self.waiting, _in_a_process, self.processes, post.job, data, self.ship_seconds, abandoned)
+            calculation = loop.run_in_executor(self.waiting, _in_a_process, self.processes, job, data, self.ship_seconds, abandoned)
             leaving = asyncio.ensure_future(_left(receive))
             await asyncio.wait((calculation, leaving), return_when=asyncio.FIRST_COMPLETED)
             if not calculation.done():
