@@ -76,6 +76,7 @@ CheckFormatOption = Annotated[
 ]
 RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
 
+
 @app.command()
 def validate(
     files: Annotated[list[str], typer.Argument(help="Game logs (YAML); directories are searched for *.yaml; '-' reads standard input.", show_default=False)],
@@ -198,7 +199,13 @@ def _searching(show: bool) -> Iterator[Callable[[int], None] | None]:
             from rich.console import Console
             from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-            bar = Progress(SpinnerColumn(), TextColumn("searching the captain phase: {task.completed:,} positions valued"), TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            bar = Progress(
+                SpinnerColumn(),
+                TextColumn("searching the captain phase: {task.completed:,} positions valued"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
             shown.extend([bar, bar.add_task("search", total=None, completed=states)])
             bar.start()
         shown[0].update(shown[1], completed=states)
@@ -276,20 +283,25 @@ class SchemaKind(str, Enum):
 @app.command()
 def schema(
     kind: Annotated[SchemaKind, typer.Argument(help="Which document's schema.", show_default=False)],
-    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Checked to exist; the schemas are the same for every ruleset (names are matched when a document is read).")] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", "-r", help="Checked to exist; the schemas are the same for every ruleset (names are matched when a document is read)."),
+    ] = None,
     format: FormatOption = Format.text,
 ) -> None:
     """Print the JSON Schema of a game log, score sheet, shipping position or ruleset.
 
     The schema is JSON in both formats: text indents it, json prints it on one line."""
-    import json
-
-    from referee.schemas import schema_for
+    from referee.schemas import committed
 
     if ruleset is not None:
         _ruleset_or_exit(ruleset)
-    schema = schema_for(kind.value)
-    print(json.dumps(schema, ensure_ascii=False) if format is Format.json else json.dumps(schema, indent=2, ensure_ascii=False))
+    text = committed(kind.value)  # the committed file, kept equal to the models' schema by a test: no model is built here
+    if format is Format.json:
+        import json
+
+        text = json.dumps(json.loads(text), ensure_ascii=False)
+    print(text.rstrip("\n"))
 
 
 def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
@@ -308,7 +320,9 @@ def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
 
 @app.command()
 def rules(
-    ruleset: Annotated[str | None, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, 1897-expansion-1) or a path.  [default: base]", show_default=False)] = None,
+    ruleset: Annotated[
+        str | None, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, 1897-expansion-1) or a path.  [default: base]", show_default=False)
+    ] = None,
     building: Annotated[str | None, typer.Option("--building", "-b", help="Show one building in detail.")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help="The numbers of a game of this many players (setup, quarries, copies).")] = None,
     format: FormatOption = Format.text,
@@ -460,7 +474,6 @@ def main() -> None:
         app()
     finally:
         sys.stdout.flush()
-
 
 
 @app.command()

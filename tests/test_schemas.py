@@ -85,3 +85,15 @@ def test_every_move_of_the_fixture_games_is_valid_for_pydantic():
     with pytest.raises(ValidationError):
         adapter.validate_python({"kind": "load", "good": "corn", "count": "many"})
     assert adapter.validate_python({"kind": "load", "good": "corn", "count": 2}) == Load(good="corn", count=2)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_schema_command_prints_the_committed_schema_which_is_the_models(kind):
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    text = CliRunner().invoke(app, ["schema", kind]).output
+    assert json.loads(text) == schema_for(kind) and text == json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n"
+    line = CliRunner().invoke(app, ["schema", kind, "--format", "json"]).output
+    assert line.count("\n") == 1 and json.loads(line) == schema_for(kind)
