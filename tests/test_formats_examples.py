@@ -91,3 +91,28 @@ def test_shipping_example_gives_exactly_the_answer_shown(tmp_path):
     assert asked["for"]["player"] == "Anna" and "tie-breaking" in asked["for"]["note"]
     out = subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json", "--all"], capture_output=True, text=True)
     assert len(json.loads(out.stdout)["outcomes"]) == 5  # "The phase has 5 distinct outcomes"
+
+
+NEXT_EXAMPLE = {
+    "file": "game.yaml",
+    "valid": True,
+    "complete": False,
+    "errors": [],
+    "scores": None,
+    "decision": {"player": "Ben", "phase": "builder", "kind": "move", "moves": ["pass", "small market for 1", "small indigo plant for 1", "hacienda for 2"]},
+}
+
+
+def test_the_next_decision_has_the_shape_of_the_example():
+    """formats.md section 4's `referee next` example (its moves are an example): the same keys
+    at the top and in `decision`, and each move in the form shown (a building with its price)."""
+    if FORMATS.exists():
+        shown = re.search(r"The next decision.*?```json\n(.*?)```", FORMATS.read_text(encoding="utf-8"), re.S)
+        assert shown is not None
+        assert json.loads(shown.group(1)) == NEXT_EXAMPLE
+    done = subprocess.run([sys.executable, "-m", "referee", "next", "--format", "json", str(FIXTURES / "next-builder.yaml")], capture_output=True, text=True)
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and set(NEXT_EXAMPLE) <= set(answer)
+    assert {key: answer[key] for key in ("valid", "complete", "errors", "scores")} == {key: NEXT_EXAMPLE[key] for key in ("valid", "complete", "errors", "scores")}
+    assert set(answer["decision"]) == set(NEXT_EXAMPLE["decision"])
+    assert answer["decision"] == {"player": "Cleo", "phase": "builder", "kind": "move", "moves": ["pass", "small market for 1"]}
