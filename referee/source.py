@@ -230,8 +230,12 @@ def explain_syntax(text: str, line: int, col: int, problem: str) -> tuple[int, i
         return line, col, f"YAML syntax error: {problem}"
     before = above(line)
     deeper = before is not None and indent(line) > indent(before)
-    if ("did not find expected key" in problem or "expected <block end>" in problem) and deeper and lines[line - 1].lstrip().startswith("- "):
-            return line, indent(line) + 1, f"this line is indented more than line {before} above it, which it continues: indent it like line {before}"
+    from referee.layout import explain_indentation  # only when a document cannot be read
+
+    misplaced = explain_indentation(text, line)
+    continues = ("did not find expected key" in problem or "expected <block end>" in problem) and deeper and lines[line - 1].lstrip().startswith("- ")
+    if continues and (misplaced is None or misplaced[0] == line):  # the parser's line is the mistake
+        return line, indent(line) + 1, f"this line is indented more than line {before} above it, which it continues: indent it like line {before}"
     if "mapping values are not allowed" in problem:
         stripped = lines[line - 1].strip()
         if stripped.count(": ") + stripped.endswith(":") > 1 and not stripped.startswith(("'", '"')):
@@ -248,6 +252,8 @@ def explain_syntax(text: str, line: int, col: int, problem: str) -> tuple[int, i
             if number is not None and ":" not in lines[number - 1].split("#")[0]:
                 head = lines[number - 1].strip()
                 return number, indent(number) + 1, f"a colon is missing on this line: write `{head}:` and its value"
+    if misplaced is not None:
+        return misplaced
     if "did not find expected '-' indicator" in problem:
         stripped = lines[line - 1].strip()
         return line, indent(line) + 1, f"the items of this list start with '- ': write `- {stripped}`"

@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # from the top; each a list of mo
     ("engine", ("referee.engine",)),
     ("moves", ("referee.moves",)),
     ("rulesets", ("referee.rulesets",)),
-    ("text", ("referee.diagnostics", "referee.names", "referee.text", "referee.source", "referee.modelcheck", "referee.resources", "referee.output", "referee.version", "referee.kinds")),
+    ("text", ("referee.diagnostics", "referee.names", "referee.text", "referee.source", "referee.layout", "referee.modelcheck", "referee.resources", "referee.output", "referee.version", "referee.kinds")),
 ]
 
 

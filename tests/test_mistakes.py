@@ -47,3 +47,75 @@ def test_there_are_mistakes_of_every_kind():
 def test_a_mistake_is_explained_at_its_line(path):
     expected = path.read_text().splitlines()[1].removeprefix("# expect:").strip()
     assert answer(path) == [expected]
+
+
+# The layout mistakes of a hand-written log (issue 28): each file of fixtures/broken with the
+# rule, the line and the words its answer must have. None may give the parser's words, nor the
+# advice to add a dash that would make the line a new phase or a move.
+LAYOUT = [
+    ("log-moves-under-the-dash", "yaml.syntax", 15, ["'moves:' is indented 2 spaces", "like the dash of the phase of line 14", "indented 4 spaces", "write `    moves:`"]),
+    ("log-reveal-under-the-dashes", "yaml.syntax", 13, ["'reveal:' is indented 6 spaces", "the move of line 12", "the phase of line 7", "write `    reveal: ["]),
+    ("log-move-too-far-left", "yaml.syntax", 17, ["this move is indented 4 spaces", "like 'moves:' (line 15)", "indented 6 spaces", "write `      - Carla: small indigo plant`"]),
+    ("log-first-move-too-far-left", "yaml.syntax", 16, ["this move is indented 5 spaces", "indented 6 spaces, as on line 17", "write `      - Bruno: small market`"]),
+    ("log-phase-at-column-1", "yaml.syntax", 14, ["this phase is not indented", "like 'phases:' (line 6)", "indented 2 spaces", "write `  - builder: Bruno`"]),
+    ("log-over-indented-phase", "yaml.syntax", 18, ["this phase is indented 4 spaces", "like 'moves:' (line 15)", "indented 2 spaces", "write `  - trader: Carla`"]),
+    ("log-tab", "yaml.syntax", 17, ["indented with a tab", "spaces only", "indented 6 spaces", "write `      - Carla: small indigo plant`"]),
+    ("log-one-space-indent", "yaml.syntax", 18, ["this phase is indented 3 spaces", "indented 2 spaces", "write `  - trader: Carla`"]),
+]
+NEVER = ("did not find expected", "while parsing", "while scanning", "YAML syntax error", "`- moves", "`- reveal", "`- - ")
+
+
+def diagnostics_of(name: str):
+    report = check_log((FIXTURES / "broken" / f"{name}.yaml").read_bytes(), f"{name}.yaml")
+    assert report.exit_code == 2
+    return report.errors
+
+
+@pytest.mark.parametrize(("name", "rule", "line", "words"), LAYOUT, ids=[case[0] for case in LAYOUT])
+def test_a_layout_mistake_says_how_far_the_line_is_indented_and_how_to_write_it(name, rule, line, words):
+    (error,) = diagnostics_of(name)
+    assert (error.rule, error.location.line) == (rule, line)
+    for word in words:
+        assert word in error.message
+    assert not any(wrong in error.message for wrong in NEVER)
+
+
+@pytest.mark.parametrize("name", [case[0] for case in LAYOUT])
+def test_the_line_written_as_the_answer_says_is_read(name):
+    """The advice is right: the line written as the answer gives it makes a log that is read
+    (and the same log as the one written correctly: every move in its place)."""
+    (error,) = diagnostics_of(name)
+    fixed = error.message.rsplit("write `", 1)[1].removesuffix("`")
+    lines = (FIXTURES / "broken" / f"{name}.yaml").read_text().split("\n")
+    lines[error.location.line - 1] = fixed
+    report = check_log("\n".join(lines).encode(), f"{name}.yaml")
+    assert report.exit_code == 0, report.errors
+    assert report.moves == 10
+
+
+def test_a_key_among_the_moves_still_gets_its_dash():
+    """A player's move without its dash is a move: the dash is the advice (a phase's key is not)."""
+    text = "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\nphases:\n  - settler: Anna\n    moves:\n      - Anna: quarry\n      Ben: coffee\n"
+    (error,) = check_log(text.encode(), "dash.yaml").errors
+    assert (error.location.line, error.message) == (8, "the items of this list start with '- ': write `- Ben: coffee`")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        # a score sheet: a key a space short of its player's others, or too deep
+        ("ruleset: base\nplayers:\n  Anna:\n    chips: 20\n   buildings: [harbor]\n  Ben: {chips: 18}\n", 5, "'buildings:' is indented 3 spaces; the keys under 'Anna:' (line 3) are indented 4 spaces"),
+        ("ruleset: base\nplayers:\n  Anna:\n    chips: 20\n      buildings: [harbor]\n  Ben: {chips: 18}\n", 5, "write `    buildings: [harbor]`"),
+        # a log's first line indented: a document starts at the start of its line
+        ("  ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\nphases:\n  - settler: Anna\n", 1, "write `ruleset: base`"),
+        # a keep entry written at column 1, between two in their place
+        ("ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\nphases:\n  - captain: Anna\n    keep:\n      Anna: corn\nBen: corn\n      Cleo: corn\n", 8, "write `      Ben: corn`"),
+    ],
+)
+def test_layout_mistakes_in_other_places(text, line, words):
+    with pytest.raises(InputError) as raised:
+        from referee.source import read_yaml
+
+        read_yaml(text, "doc.yaml")
+    (error,) = raised.value.diagnostics
+    assert error.location.line == line and words in error.message, error.message
