@@ -9,6 +9,7 @@ clause text back in the ruleset's names; `str(move)` gives it in ids.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -348,7 +349,39 @@ def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
     parser = _PARSERS.get(role)
     if parser is None:
         raise MoveError(f"no moves are written in {a(rules.name(role))} phase (only 'pass')")
-    return parser(text, rules)
+    try:
+        return parser(text, rules)
+    except MoveError as exc:
+        raise MoveError(_with_move_words(str(exc), text, role)) from None
+
+
+# The words of a move that are not names, by phase (formats.md section 1): a move that cannot be
+# read with one of them misspelled is told the word, as a misspelled name is ("did you mean").
+_MOVE_WORDS: dict[str, tuple[str, ...]] = {
+    "settler": (),
+    "mayor": ("san juan",),
+    "builder": ("for", "pay"),
+    "craftsman": ("extra", "none"),
+    "trader": ("for",),
+    "captain": ("on",),
+}
+
+
+def _with_move_words(message: str, text: str, role: str) -> str:
+    """`message` with the move words that the text's words may have meant: 'pass' for the whole
+    text (`passes`), a phase's own words for one of its words (`extr corn`: 'extra'), merged
+    with a "did you mean" of names already in it."""
+    meant = [word for word in ("pass",) if difflib.get_close_matches(normalize(text), [word], cutoff=0.7)]
+    for written in normalize(text).split():
+        if written not in _MOVE_WORDS.get(role, ()):
+            meant += [word for word in difflib.get_close_matches(written, _MOVE_WORDS.get(role, ()), cutoff=0.8) if word not in meant]
+    if not meant:
+        return message
+    said = " or ".join(f"'{word}'" for word in meant)
+    if message.endswith("?)") and "(did you mean " in message:
+        head, _, names = message.rpartition(" (did you mean ")
+        return f"{head} (did you mean {said} or {names}"
+    return f"{message} (did you mean {said}?)"
 
 
 def _settler(text: str, rules: Rules) -> AnyMove:

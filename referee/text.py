@@ -24,3 +24,11 @@ def count(n: int, words: tuple[str, str]) -> str:
     """'1 colonist', '2 colonists'."""
     return f"{n} {words[0] if n == 1 else words[1]}"
 
+
+def plural(word: str) -> str:
+    """The plural of a ruleset's word as English makes it: 'quarries', 'forests', 'boxes'."""
+    if word[-1:] == "y" and word[-2:-1].lower() not in ("", "a", "e", "i", "o", "u"):
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"

@@ -670,7 +670,7 @@ MESSAGES = [
           moves:
             - Ben: large fruit depot
         """), "builder.cannot-afford", "Ben: large",
-     ["Ben has 2 coins; the Large Fruit Depot costs them 3 (cost 3)"], None),
+     ["Ben has 2 coins; the Large Fruit Depot costs them 3"], None),
     ("fire-station", _log("""
         - builder: Anna
           moves:

@@ -48,3 +48,9 @@ def test_a_role_error_names_the_roles_still_open_once():
         """)
     (d,) = check(text).errors
     assert d.rule == "role.taken" and d.message.count("legal here") == 0 and "Ben may choose" in d.message
+
+
+def test_plurals_of_the_rulesets_words():
+    from referee.text import plural
+
+    assert [plural(w) for w in ("quarry", "forest", "day", "box", "estate", "coin")] == ["quarries", "forests", "days", "boxes", "estates", "coins"]

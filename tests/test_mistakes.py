@@ -119,3 +119,30 @@ def test_layout_mistakes_in_other_places(text, line, words):
         read_yaml(text, "doc.yaml")
     (error,) = raised.value.diagnostics
     assert error.location.line == line and words in error.message, error.message
+
+
+# A move word misspelled is told the word, as a misspelled name is (issue 28).
+MOVE_WORDS = "ruleset: base\nplayers: [Anna, Bruno, Carla, Dev]\nsetup: {plantations: [indigo, sugar, corn, coffee, tobacco]}\nphases:\n  - ROLE: Anna\n    moves:\n      - Anna: MOVE\n"
+
+
+@pytest.mark.parametrize(
+    ("role", "move", "said"),
+    [
+        ("trader", "passes", "Anna: unknown good 'passes' (did you mean 'pass'?)"),
+        ("builder", "passes", "Anna: unknown building 'passes' (did you mean 'pass'?)"),
+        ("captain", "Pass.", "Anna: unknown good 'Pass.' (did you mean 'pass'?)"),
+        ("craftsman", "extr corn", "(did you mean 'extra'?)"),
+        ("captain", "corn onn 5", "(did you mean 'on' or 'corn'?)"),
+        ("builder", "small market fo 1", "(did you mean 'for' or 'Small Market' or 'Small Warehouse'?)"),
+    ],
+)
+def test_a_misspelled_move_word_gets_did_you_mean(role, move, said):
+    (error,) = check_log(MOVE_WORDS.replace("ROLE", role).replace("MOVE", move).encode(), "words.yaml").errors
+    assert (error.rule, error.location.line) == ("log.move", 7)
+    assert said in error.message
+
+
+@pytest.mark.parametrize(("role", "move"), [("trader", "pasta"), ("trader", "cornn"), ("builder", "harbour for 8")])
+def test_a_word_far_from_every_move_word_gets_no_move_word(role, move):
+    (error,) = check_log(MOVE_WORDS.replace("ROLE", role).replace("MOVE", move).encode(), "words.yaml").errors
+    assert "'pass'" not in error.message and "'for'" not in error.message

@@ -202,3 +202,24 @@ def test_without_the_university_clause_the_new_building_stays_empty():
     text = late_builder("Dita: pass", "Elif: pass", "Nils: pass", "Priya: indigo plant for 1")
     assert_valid(check(text))
     assert board(replayed(text), "Priya").buildings["indigo-plant"] == 0
+
+
+# --- how a price is said (issue 28) ----------------------------------------------------------
+
+
+def test_a_price_with_discounts_says_how_it_was_reached_counting_in_the_rulesets_plural():
+    text = late_builder("Dita: pass", "Elif: pass", "Nils: pass", "Priya: large market for 0")
+    message = check(text).errors[0].message
+    assert "costs Priya 3 (cost 5, 2 quarries -2), not 0" in message
+    assert "quarrys" not in message
+
+
+def test_a_price_that_is_the_cost_is_said_once():
+    message = check(builder("Anna: pass", "Ben: hacienda for 1")).errors[0].message
+    assert message.startswith("the Hacienda costs Ben 2, not 1")
+    assert "(cost 2)" not in message
+    message = check(builder("Anna: pass", "Ben: large market")).errors[0].message
+    assert message.startswith("Ben has 2 doubloons; the Large Market costs them 5 (legal here")
+    assert "(cost 5)" not in message
+    # the builder's own price is reached by the privilege: said
+    assert "(cost 2, builder -1)" in check(builder("Anna: hacienda for 2")).errors[0].message

@@ -9,7 +9,7 @@ from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
 from referee.moves import SAN_JUAN, AnyMove, Build, Pass
 from referee.rulesets.rules import Building
-from referee.text import count
+from referee.text import count, plural
 
 
 class Builder(TurnPhase):
@@ -32,12 +32,15 @@ class Builder(TurnPhase):
         parts = [f"cost {building.cost}"]
         quarries = min(b.manned.get(rules.quarry.id, 0), building.column)
         if quarries:
-            parts.append(f"{quarries} {self.name_of(rules.quarry.id)}{'' if quarries == 1 else 's'} -{quarries}")
+            quarry = self.name_of(rules.quarry.id)
+            parts.append(f"{quarries} {quarry if quarries == 1 else plural(quarry)} -{quarries}")
         if p == self.chooser:
             parts.append(f"{self.name_of('builder')} -{self.privilege()}")
         off = self._forest_discount(p)
         if off:
-            parts.append(f"{self.board(p).island.get(rules.forest_id, 0)} forests -{off}")
+            forests = self.board(p).island.get(rules.forest_id, 0)
+            forest = self.name_of(rules.forest_id)
+            parts.append(f"{forests} {forest if forests == 1 else plural(forest)} -{off}")
         return ", ".join(parts)
 
     def _forest_discount(self, p: int) -> int:
@@ -103,11 +106,11 @@ class Builder(TurnPhase):
         if payments:
             price = self._check_black_market(p, move, price, building)
         if move.price is not None and move.price != price:
-            raise RuleViolation("builder.price", f"the {name} costs {self.who(p)} {price} ({self._how(p, building, move)}), not {move.price}")
+            raise RuleViolation("builder.price", f"the {name} costs {self.who(p)} {price}{self._how(p, building, move)}, not {move.price}")
         if b.doubloons < price:
             raise RuleViolation(
                 "builder.cannot-afford",
-                f"{self.who(p)} has {b.doubloons} {rules.terms.doubloon[1]}; the {name} costs them {price} ({self._how(p, building, move)})",
+                f"{self.who(p)} has {b.doubloons} {rules.terms.doubloon[1]}; the {name} costs them {price}{self._how(p, building, move)}",
             )
         if payments:
             self._check_payments(p, move)
@@ -121,8 +124,12 @@ class Builder(TurnPhase):
                 raise RuleViolation("builder.university", f"the {name} has no circle for a {rules.terms.colonist[0]}")
 
     def _how(self, p: int, building: Building, move: Build) -> str:
+        """' (cost 5, 1 quarry -1)' after a price: how it was reached; nothing when the price is
+        the building's cost and nothing was paid in kind ('costs them 6 (cost 6)' says it twice)."""
         how = self.price_text(p, building)
-        return f"{how}, {move.payments} paid in kind" if move.payments else how
+        if move.payments:
+            how = f"{how}, {move.payments} paid in kind"
+        return "" if how == f"cost {building.cost}" else f" ({how})"
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Build)
@@ -169,7 +176,7 @@ class Builder(TurnPhase):
             raise RuleViolation(
                 "builder.black-market",
                 f"the {names} may only be used when it spends all the money: {self.who(p)} has {count(b.doubloons, rules.terms.doubloon)} "
-                f"and would pay {rest} ({self._how(p, building, move)})",
+                f"and would pay {rest}{self._how(p, building, move)}",
             )
         return rest
 
