@@ -68,9 +68,18 @@ class Missing(RuleViolation):
     `at_phase`, the error points at the phase that lacks a key (a settler's `reveal`).
     """
 
-    def __init__(self, rule: str, message: str, location: Location | None = None, at_phase: bool = False) -> None:
+    def __init__(self, rule: str, message: str, location: Location | None = None, at_phase: bool = False, phase: str | None = None) -> None:
         super().__init__(rule, message, location)
         self.at_phase = at_phase
+        self.phase = phase  # the words the message starts with that name the phase owing the decision
+
+    def of_phase_at(self, line: int) -> Missing:
+        """The same, its phase named with the line it is written at ("the captain phase of line
+        57"): the error stands at the phase after it, and the reader is told where to write."""
+        if self.phase is None or not self.message.startswith(self.phase):
+            return self
+        message = f"{self.phase} of line {line}{self.message[len(self.phase) :]}"
+        return Missing(self.rule, message, self.location, self.at_phase, None)
 
 
 class InputError(Exception):

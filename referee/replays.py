@@ -49,6 +49,8 @@ def replay(record: GameRecord) -> Replay:
     for entry in record.phases:
         if pending is not None:
             where = pending_phase.location if pending.at_phase and pending_phase else entry.location
+            if pending_phase is not None and not pending.at_phase:
+                pending = pending.of_phase_at(pending_phase.location.line)
             return Replay(record, game, pending.diagnostic(where), False, None, applied)
         try:
             choose_role(entry.chooser, entry.role, entry.doubloons)

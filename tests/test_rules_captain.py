@@ -209,6 +209,23 @@ def test_storage_must_be_written_when_the_player_has_a_choice():
     assert "Ivan" in message and "Aiko" not in message.split(":", 1)[1]  # Aiko had only sugar: no choice
 
 
+def test_a_missing_keep_names_the_line_of_its_phase_and_gives_an_entry_to_write():
+    text = big(*BIG_OK, keep="") + "  - settler: Aiko\n"
+    message = check(text).errors[0].message
+    phase = last_line_of(text, "- captain: Kai")
+    assert message.startswith(f"the captain phase of line {phase} needs 'keep' for Ivan (4 corn, 1 coffee)")
+    assert message.endswith("write it under the phase, as `keep: {Ivan: coffee}`")
+    # the entry given, written under the phase, is a keep the rules take
+    assert_valid(check(big(*BIG_OK, keep="  keep: {Ivan: coffee}\n")))
+
+
+def test_a_keep_written_for_others_is_told_the_entry_to_add():
+    text = harbor(*HARBOR_LOADS, keep="  keep: {Oskar: tobacco all}\n") + "  - trader: Priya\n"
+    report = check(text)
+    assert_error(report, "captain.keep-missing", last_line_of(text, "- trader: Priya"))
+    assert "add `Priya: " in report.errors[0].message and "to its 'keep'" in report.errors[0].message
+
+
 def test_the_windrose_keeps_one_barrel_of_the_players_choice():
     text = big(*BIG_OK, keep="  keep: {Ivan: corn}\n")
     assert_valid(check(text))

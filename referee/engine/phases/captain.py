@@ -640,6 +640,7 @@ class Captain(Phase):
         """Each player keeps what their windrose and warehouses hold; the rest returns to the supply."""
         game = self.game
         missing: list[int] = []
+        examples: dict[int, dict[str, int]] = {}  # one of the choices of each player who has one
         decided: dict[int, dict[str, int]] = {}
         for p in self.order:
             b = self.board(p)
@@ -655,13 +656,17 @@ class Captain(Phase):
             options = best_keeps(b.goods, kinds, barrels)
             if len(options) > 1:
                 missing.append(p)
+                examples[p] = options[0]
                 continue
             decided[p] = options[0]
         if missing:
             texts = [f"{self.who(p)} ({self._holding(p)})" for p in missing]
+            entries = ", ".join(f"{self.who(p)}: {self._as_keep(p, examples[p])}" for p in missing)
+            write = f"add `{entries}` to its 'keep'" if keep else f"write it under the phase, as `keep: {{{entries}}}`"
             raise Missing(
                 "captain.keep-missing",
-                f"the captain phase needs 'keep' for {listing(texts, 'and')}: what stays on the board is their choice",
+                f"{self.title} needs 'keep' for {listing(texts, 'and')}: what stays on the board is their choice; {write}",
+                phase=self.title,
             )
         for p, kept in decided.items():
             b = self.board(p)
@@ -670,6 +675,11 @@ class Captain(Phase):
                 if lost:
                     game.goods_supply[good] += lost
             b.goods = {k: n for k, n in kept.items() if n > 0}
+
+    def _as_keep(self, p: int, kept: dict[str, int]) -> str:
+        """A choice of what stays, as a `keep` entry is written: `corn`, `sugar all, indigo`."""
+        held = self.board(p).goods
+        return Keep(items=tuple((good, None if n == held.get(good) and n > 1 else n) for good, n in sorted(kept.items()))).text(self.rules)
 
     def _holding(self, p: int) -> str:
         b = self.board(p)
