@@ -36,6 +36,8 @@ from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 NAMES = ["Anna", "Ben", "Cleo", "Dario", "Elif"]
 TAPS = 30  # decisions tapped at the start of each game (and a few more after the reload)
+CLICKS = 12  # then in turns: this many decisions clicked in the page, one tapped
+TAPPED_THROUGH = 2  # games of this many players are tapped from the reload to their end
 
 # The in-page player: a random legal choice at each decision, made by clicking the page's own
 # buttons, until the game ends or `steps` decisions are made. Draws tap tiles the stacks hold;
@@ -243,20 +245,24 @@ def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players:
     settled(page, before)
     assert page.locator("#play-log").text_content() == log_before
     # the middle of the game survives a reload: the same log, the same decision waited for
-    autoplay(page, 60, rnd.randrange(2**32))
+    clicked = autoplay(page, 60, rnd.randrange(2**32))
     log_before, turn_before = page.locator("#play-log").text_content(), page.locator("#play-turn-text").inner_text()
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     assert page.locator("#play-log").text_content() == log_before
     assert page.locator("#play-turn-text").inner_text() == turn_before
+    tapped = TAPS + 3 + 2
     for _ in range(5):
         tap(page, rnd)
+        tapped += 1
     times = []
     while kind(page) not in ("over", "broken"):
-        autoplay(page, 40, rnd.randrange(2**32))
+        if players != TAPPED_THROUGH:
+            clicked += autoplay(page, CLICKS, rnd.randrange(2**32))
         times.append(float(page.locator("#play-game").get_attribute("data-render-max-ms") or 0))
         if kind(page) not in ("over", "broken"):
             tap(page, rnd)
+            tapped += 1
     assert kind(page) == "over"
     shown = shown_totals(page)
     assert sorted(shown) == sorted(order)
@@ -264,7 +270,7 @@ def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players:
     report = check_log(downloaded_log(page), "game.yaml")
     assert report.valid and report.complete
     assert {score.player: score.total for score in report.scores or []} == shown
-    print(f"{ruleset} {players}p: the page's render, at most {max(times):.1f} ms a decision")
+    print(f"{ruleset} {players}p: {tapped} decisions tapped, {clicked} clicked in the page; its render at most {max(times):.1f} ms a decision")
 
 
 def load_log(page: Page, text: str) -> None:
