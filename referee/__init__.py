@@ -23,6 +23,8 @@ Playing and checking:
 - `captain_position(game, captain)` -> `str`: the shipping position of a game whose captain is
   about to be chosen (for `read_position`), to put a game's captain phases to the calculator
 - `canonical_log(record)` -> `str`: a log written back in canonical form
+- `next_decision(data, file)` -> `NextReport`: what a game in progress waits for (`decision`: a
+  `Decision` with its `player`, `kind` and legal `moves`), the boards as they stand (`state`)
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from referee.version import __version__
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time each name is imported on first use
     from referee.check import LogReport, check_log
+    from referee.decisions import Decision, NextReport, next_decision
     from referee.diagnostics import Diagnostic, InputError, Location, RuleViolation
     from referee.engine.game import Game
     from referee.engine.legal import moves as legal_moves
@@ -57,6 +60,9 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time each name is importe
 _API: dict[str, tuple[str, str]] = {
     "LogReport": ("referee.check", "LogReport"),
     "check_log": ("referee.check", "check_log"),
+    "Decision": ("referee.decisions", "Decision"),
+    "NextReport": ("referee.decisions", "NextReport"),
+    "next_decision": ("referee.decisions", "next_decision"),
     "Diagnostic": ("referee.diagnostics", "Diagnostic"),
     "InputError": ("referee.diagnostics", "InputError"),
     "Location": ("referee.diagnostics", "Location"),
@@ -93,12 +99,14 @@ __all__ = [
     "Answer",
     "AnyMove",
     "Board",
+    "Decision",
     "Diagnostic",
     "Game",
     "GameRecord",
     "InputError",
     "Location",
     "LogReport",
+    "NextReport",
     "Outcome",
     "Position",
     "Replay",
@@ -113,6 +121,7 @@ __all__ = [
     "check_log",
     "legal_moves",
     "load_ruleset",
+    "next_decision",
     "parse_move",
     "read_log",
     "read_position",
