@@ -44,16 +44,20 @@ class RuleViolation(Exception):
 
     `location`, when the engine knows better (a `keep` entry), overrides the move's; `item`,
     the index of the item of a list that breaks the rule (a building of `setup.buildings`);
-    `explained`, the sentence already says what to write instead.
+    `explained`, the sentence already says what to write instead; `passed`, the player whose
+    turn comes before the mover's and who may not be passed over (the sentence says why).
     """
 
-    def __init__(self, rule: str, message: str, location: Location | None = None, item: int | None = None, explained: bool = False) -> None:
+    def __init__(
+        self, rule: str, message: str, location: Location | None = None, item: int | None = None, explained: bool = False, passed: int | None = None
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
         self.location = location
         self.item = item
         self.explained = explained  # the sentence already says what to write instead: no list of legal moves after it
+        self.passed = passed
 
     def diagnostic(self, location: Location | None) -> Diagnostic:
         """This violation as a diagnostic at its own location, else at `location`."""

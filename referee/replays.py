@@ -62,7 +62,8 @@ def replay(record: GameRecord) -> Replay:
             try:
                 play(move.player, move.move, move.guests)
             except RuleViolation as exc:
-                return Replay(record, game, _legal_here(exc, game, move.player).diagnostic(move.location), False, None, applied)
+                early = _written_early(exc, game, entry, move)
+                return Replay(record, game, (early or _legal_here(exc, game, move.player)).diagnostic(move.location), False, None, applied)
             applied += 1
         if entry is last and entry.reveal is None and not entry.keep:
             # a phase closed in the log (its `reveal` or `keep` written) is over: the players
@@ -114,6 +115,19 @@ def replay_steps(record: GameRecord) -> Iterator[Step]:
             game.play(move.player, move.move, move.guests)
         game.finish_phase(reveal=entry.reveal, keep=entry.keep)
         yield Step("end", game, entry)
+
+
+def _written_early(exc: RuleViolation, game: Game, entry: PhaseRecord, move: MoveRecord) -> RuleViolation | None:
+    """The refusal of a move made before the turn of a player who may not pass, when that
+    player's move is written later in the phase: the lines are in the wrong order, and the
+    sentence says so (rather than what the player must do, on the line of another's move)."""
+    q = exc.passed
+    if q is None or q == move.player or game.phase is None:
+        return None
+    later = entry.moves[entry.moves.index(move) + 1 :]
+    if not any(other.player == q for other in later):
+        return None
+    return game.phase.written_early(move.player, q, exc.message)
 
 
 SHOWN = 6  # legal moves listed in a diagnostic, at most

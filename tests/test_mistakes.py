@@ -146,3 +146,72 @@ def test_a_misspelled_move_word_gets_did_you_mean(role, move, said):
 def test_a_word_far_from_every_move_word_gets_no_move_word(role, move):
     (error,) = check_log(MOVE_WORDS.replace("ROLE", role).replace("MOVE", move).encode(), "words.yaml").errors
     assert "'pass'" not in error.message and "'for'" not in error.message
+
+
+# A move written after the next player's, in every phase where the order is the rules' (issue 28):
+# who was written after whom, whose turn comes first, and what to write. Round 1 of a four-player
+# game; Carla is mayor, Dev craftsman; round 2 (governor Bruno) is the phase of the case.
+ROUND_1 = """ruleset: base
+players: [Anna, Bruno, Carla, Dev]
+setup: {plantations: [indigo, sugar, corn, coffee, tobacco]}
+phases:
+  - settler: Anna
+    moves:
+      - Anna: quarry
+      - Bruno: coffee
+      - Carla: indigo
+      - Dev: sugar
+    reveal: [corn, sugar, tobacco, indigo, corn]
+  - builder: Bruno
+    moves:
+      - Bruno: small market
+      - Carla: small indigo plant
+"""
+MAYOR = "  - mayor: Carla\n    moves:\n      - Carla: indigo, corn\n      - Dev: corn\n      - Anna: indigo\n      - Bruno: coffee\n  - craftsman: Dev\n"
+OUT_OF_ORDER = [
+    (
+        "mayor",
+        "  - mayor: Carla\n    moves:\n      - Dev: sugar\n      - Carla: indigo, corn\n",
+        "Carla's move is written after Dev's, but Carla's turn comes first (in the mayor phase each player moves once, clockwise from Carla: "
+        "Carla, Dev, Anna, Bruno), and Carla may not pass (Carla must give their arrangement: 2 colonists for 3 circles, so not every circle "
+        "can be filled): write Carla's move before Dev's",
+    ),
+    (
+        "captain",
+        MAYOR + "  - captain: Bruno\n    moves:\n      - Dev: corn on 5\n      - Carla: corn on 5\n",
+        "Carla's move is written after Dev's, but Carla's turn comes first (in the captain phase the players load in turn, clockwise from Bruno, "
+        "while they can), and Carla may not pass (Carla must load 1 corn on the 5-ship or the 6-ship or the 7-ship): write Carla's move before Dev's",
+    ),
+    (
+        "trader",
+        MAYOR + "  - trader: Bruno\n    moves:\n      - Dev: corn\n      - Carla: pass\n",
+        "Carla's move is written after Dev's, but Carla's turn comes first (in the trader phase each player moves once, clockwise from Bruno: "
+        "Bruno, Carla, Dev, Anna); a player left out of the moves passes, so Dev's move passed Carla: write Carla's move before Dev's",
+    ),
+    (
+        "settler",
+        MAYOR + "  - settler: Bruno\n    moves:\n      - Carla: sugar\n      - Bruno: corn\n",
+        "Bruno's move is written after Carla's, but Bruno's turn comes first (in the settler phase each player moves once, clockwise from Bruno: "
+        "Bruno, Carla, Dev, Anna); a player left out of the moves passes, so Carla's move passed Bruno: write Bruno's move before Carla's",
+    ),
+]
+
+
+@pytest.mark.parametrize(("phase", "moves", "said"), OUT_OF_ORDER, ids=[case[0] for case in OUT_OF_ORDER])
+def test_a_move_written_after_the_next_players_says_which_to_write_first(phase, moves, said):
+    text = ROUND_1 + moves
+    (error,) = check_log(text.encode(), "order.yaml").errors
+    assert (error.rule, error.message) == ("turn.not-your-turn", said)
+    assert "no legal move here" not in error.message and "next to move" not in error.message
+    # written in the order the sentence gives, the phase is legal
+    lines = text.rstrip("\n").split("\n")
+    lines[-2], lines[-1] = lines[-1], lines[-2]
+    assert check_log("\n".join(lines).encode(), "order.yaml").errors == []
+
+
+def test_a_mayor_who_owes_an_arrangement_written_nowhere_is_told_so():
+    """With no line of Carla's in the phase, the lines are not in the wrong order: Carla's
+    arrangement is missing, and that is what is said."""
+    (error,) = check_log((ROUND_1 + "  - mayor: Carla\n    moves:\n      - Dev: sugar\n").encode(), "order.yaml").errors
+    assert error.rule == "mayor.arrangement-missing"
+    assert error.message.startswith("Carla must give their arrangement")

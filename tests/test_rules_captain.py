@@ -479,7 +479,14 @@ def test_after_a_pass_the_turn_goes_on_clockwise_as_if_the_player_were_skipped()
     text = round_18(*ROUND_18_LOADS, "Elif: pass", "Elif: wharf indigo", "Dita: 1 corn on 7")
     report = check(text)
     assert_error(report, "turn.not-your-turn", line_of(text, "- Elif: wharf indigo"))
-    assert "it is Dita's turn to load, not Elif's: Dita must load 1 corn on the 7-ship" in report.errors[0].message
+    # Dita's load is the next line: the lines are in the wrong order, and the sentence says so
+    assert report.errors[0].message == (
+        "Dita's move is written after Elif's, but Dita's turn comes first (in the captain phase the players load in turn, clockwise from Nils, "
+        "while they can), and Dita may not pass (Dita must load 1 corn on the 7-ship): write Dita's move before Elif's"
+    )
+    # without Dita's load after it, it is said whose turn it is and what they must do
+    alone = round_18(*ROUND_18_LOADS, "Elif: pass", "Elif: wharf indigo")
+    assert "it is Dita's turn to load, not Elif's: Dita must load 1 corn on the 7-ship" in check(alone).errors[0].message
     later = round_18(*ROUND_18_LOADS, "Elif: pass", "Dita: 1 corn on 7", "Elif: wharf indigo", keep="  keep: {Priya: indigo, Dita: corn}\n")
     assert_valid(check(later))
     assert board(replayed(later), "Elif").goods.get("indigo", 0) == 0

@@ -57,6 +57,21 @@ class Phase:
     def start(self) -> None:
         """The chooser's privilege and anything that happens before the first move."""
 
+    def turns(self) -> str:
+        """How the turns go, for messages: 'in the builder phase each player moves once,
+        clockwise from Anna: Anna, Ben, Cleo'."""
+        return f"in {self.title} each player moves once, clockwise from {self.who(self.chooser)}: {', '.join(self.who(q) for q in self.order)}"
+
+    def written_early(self, p: int, q: int, why: str) -> RuleViolation:
+        """`p`'s move is written before `q`'s, whose turn comes first and who may not pass
+        (`why`, the rule's sentence), as the log shows by `q`'s move later in the phase: the
+        order of the lines, not the rules, is wrong."""
+        message = (
+            f"{self.who(q)}'s move is written after {self.who(p)}'s, but {self.who(q)}'s turn comes first ({self.turns()}), "
+            f"and {self.who(q)} may not pass ({why}): write {self.who(q)}'s move before {self.who(p)}'s"
+        )
+        return RuleViolation("turn.not-your-turn", message, explained=True)
+
     def buildings_changed(self, p: int) -> None:
         """Player `p`'s occupied buildings changed during the phase (a guest moved)."""
 
@@ -184,9 +199,13 @@ class TurnPhase(Phase):
         self._check_move(p, move)
 
     def _check_passes(self, index: int) -> None:
-        """May the players before `order[index]` pass?"""
+        """May the players before `order[index]` pass? The refusal names the player (`passed`)."""
         for i in range(self.pos, index):
-            self.check_pass(self.order[i])
+            try:
+                self.check_pass(self.order[i])
+            except RuleViolation as exc:
+                exc.passed = self.order[i]
+                raise
 
     def reachable(self, p: int) -> bool:
         """Can the turn still come to `p`, everyone before them passing?"""
@@ -208,15 +227,13 @@ class TurnPhase(Phase):
             self.pos += 1
 
     def _late(self, p: int) -> RuleViolation:
-        order = ", ".join(self.who(q) for q in self.order)
         if self.closed():
             return RuleViolation("turn.not-your-turn", f"{self.who(p)} cannot move: {self.closed_reason()}")
         by = self.passed_by.get(p)
         if by is not None:  # written after a later player: the order of the lines, not the rules, is wrong
             message = (
-                f"{self.who(p)}'s move is written after {self.who(by)}'s, but {self.who(p)}'s turn comes first (in {self.title} each player moves once, "
-                f"clockwise from {self.who(self.chooser)}: {order}); a player left out of the moves passes, so {self.who(by)}'s move passed "
-                f"{self.who(p)}: write {self.who(p)}'s move before {self.who(by)}'s"
+                f"{self.who(p)}'s move is written after {self.who(by)}'s, but {self.who(p)}'s turn comes first ({self.turns()}); "
+                f"a player left out of the moves passes, so {self.who(by)}'s move passed {self.who(p)}: write {self.who(p)}'s move before {self.who(by)}'s"
             )
             return RuleViolation("turn.not-your-turn", message, explained=True)
         return RuleViolation("turn.not-your-turn", self._late_sentence(p))

@@ -330,6 +330,13 @@ class Captain(Phase):
         """A guest moved onto a wharf, a harbor, a storehouse ...: it works from now on."""
         self.shippers[p] = shipper(self.board(p), self.rules, p == self.chooser, self.privilege())
 
+    def turns(self) -> str:
+        return f"in {self.title} the players load in turn, clockwise from {self.who(self.chooser)}, while they can"
+
+    def written_early(self, p: int, q: int, why: str) -> RuleViolation:
+        # the refusal said whose turn it is; what `q` must do is the reason they may not pass
+        return super().written_early(p, q, f"{self.who(q)} must load {self.options(q)}")
+
     def lone_guests_allowed(self) -> bool:
         """The captain phase lists loads only, but a guest may move at any time outside the
         mayor phase (rules-data.md, Guest House): written where it happens, it takes no turn."""
@@ -414,7 +421,7 @@ class Captain(Phase):
                 f"{self.who(p)} cannot pass: they must load {self.options(p)} (a pass is only for a player whose goods fit no cargo ship, who could use nothing but their {wharfs})",
             )
         if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
-            raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
+            raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}", passed=q)
         if self.may_pass(p, q):
             return
         must = f"; next, {self.who(q)} must load {self.options(q)}" if q is not None else ""
@@ -441,13 +448,14 @@ class Captain(Phase):
             if q is None:
                 raise RuleViolation("captain.cannot-load", f"nobody can load on a cargo ship any more ({self.ships_text()}); {self.who(p)} cannot load {self.name_of(move.good)}")
             if p != q:
-                raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}")
+                raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}", passed=q)
             return self._loading(p, move, columns)
         if isinstance(move, (WharfLoad, SmallWharfLoad)):
             if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
                 raise RuleViolation(
                     "turn.not-your-turn",
                     f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}",
+                    passed=q,
                 )
             if isinstance(move, WharfLoad):
                 self._check_wharf(p, move.good)
