@@ -182,6 +182,8 @@ def tap(page: Page, rnd: random.Random) -> None:
             ups.nth(rnd.randrange(ups.count())).click()
         page.click("#play-draw-confirm")
     elif page.locator("#play-mayor").count():
+        if page.locator("#play-mayor-privilege").count() and rnd.random() < 0.3:
+            page.uncheck("#play-mayor-privilege")  # the mayor declines the privilege's colonist
         if rnd.random() < 0.5:
             for direction in ("down", "up"):
                 buttons = page.locator(f"#play-mayor button.{direction}:enabled")
@@ -333,3 +335,24 @@ def test_the_page_at_a_phones_and_a_desktops_width(browser, address: str, tmp_pa
         screenshot(page, name, tmp_path)
         assert errors == []
         page.context.close()
+
+
+def test_the_setup_guides_expansion_is_selection_and_names_what_is_missing(page: Page):
+    page.select_option("#play-ruleset", "expansion-1")
+    page.click('#play-selection button[data-building="hacienda"]')
+    forest = page.locator('#play-selection button[data-building="forest-house"]')
+    expect(forest).to_be_disabled()  # never in the same game as the hacienda
+    expect(forest).to_contain_text("not with the Hacienda")
+    page.click('#play-selection button[data-building="small-market"]')
+    expect(page.locator('#play-selection button[data-building="aqueduct"]')).to_be_disabled()  # one space at cost 1
+    expect(page.locator("#play-slot-1 legend")).to_have_text("Cost 1: 1 of 1")
+    expect(page.locator("#play-start")).to_be_disabled()
+    expect(page.locator("#play-start")).to_have_text("Start the game (still to tap: 4 face-up plantations and 15 violet buildings)")
+
+
+def test_a_setup_the_referee_refuses_shows_its_message(page: Page):
+    page.fill("#play-name-2", "Anna")
+    for _ in range(4):
+        page.click("#play-row-corn button.up")
+    page.click("#play-start")
+    expect(page.locator("#play-setup-problems")).to_contain_text("player 'Anna' is listed twice: names must be unique in a game")
