@@ -143,15 +143,16 @@ def check_all(
     tick: Callable[[], None] | None = None,
     only_logs: bool = False,
     cluster: str | None = None,
+    verbose: bool = False,
 ) -> Iterator[tuple[int, str]]:
     """Check every log in order; with `jobs` > 1, in that many processes (`referee.workers`);
-    with `cluster`, on a Dask cluster (`referee.cluster`).
+    with `cluster`, on a Dask cluster (`referee.cluster`, its own logging shown when `verbose`).
     With `only_logs`, every file is treated as found in a search for logs (`Found`)."""
     items = [read_input(p) if p == "-" else Found(p) if only_logs and isinstance(p, str) else p for p in paths]
     if cluster is not None:
         from referee.cluster import check_on_cluster
 
-        yield from check_on_cluster(items, ruleset, provisional, style, cluster, tick)
+        yield from check_on_cluster(items, ruleset, provisional, style, cluster, tick, verbose)
         return
     if jobs > 1 and len(items) > 1:
         from referee.workers import check_parallel

@@ -98,6 +98,7 @@ def validate(
         bool,
         typer.Option("--only-logs", help="Skip files that are not game logs (score sheets, positions, other YAML), as in a folder; for pre-commit."),
     ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="With --cluster: show Dask's own log messages and warnings on stderr.")] = False,
 ) -> None:
     """Replay each game log against the rules; report the first illegal move of each.
 
@@ -124,7 +125,7 @@ def validate(
         cluster_errors = (ClusterError,)
     try:
         with _progress(len(paths), show_progress) as tick:
-            for code, text in check_all(paths, ruleset, provisional, style, jobs, tick, only_logs, cluster):
+            for code, text in check_all(paths, ruleset, provisional, style, jobs, tick, only_logs, cluster, verbose):
                 if code == SKIPPED:
                     skipped[text] += 1
                     continue

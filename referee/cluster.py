@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -30,24 +31,44 @@ class ClusterError(Exception):
     """The cluster cannot be used (no Dask, a bad address, no scheduler there): said to the user."""
 
 
+# The loggers of Dask and of what it runs on: their notices, warnings and errors (a worker
+# restarted, a nanny that failed to start one, with tracebacks) are not the run's output, which
+# says for each file what became of it. `--verbose` lets them through.
+_LOGGERS = ("distributed", "dask", "tornado", "asyncio")
+QUIET = logging.CRITICAL + 1  # above every level Dask logs at
+
+
 def check_on_cluster(
-    items: list[str | Input], ruleset: str | None, provisional: bool, style: str, address: str, tick: Callable[[], None] | None
+    items: list[str | Input],
+    ruleset: str | None,
+    provisional: bool,
+    style: str,
+    address: str,
+    tick: Callable[[], None] | None,
+    verbose: bool = False,
 ) -> Iterator[Result]:
-    """(exit code, rendered output) of each item, in order, checked on the cluster at `address`."""
+    """(exit code, rendered output) of each item, in order, checked on the cluster at `address`;
+    Dask's own logging (and its warnings) on stderr only when `verbose`."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise ClusterError("--cluster needs Dask: pip install 'referee[dask]'") from None
     local = _LOCAL.fullmatch(address)
+    level = logging.INFO if verbose else QUIET
     with contextlib.ExitStack() as stack:
-        logging.getLogger("distributed").setLevel(logging.ERROR)  # its notices are not the run's output
+        for name in _LOGGERS:
+            logging.getLogger(name).setLevel(level)
+        if not verbose:  # a busy dashboard port, a deprecation: no concern of a run without a dashboard
+            stack.enter_context(warnings.catch_warnings())
+            warnings.simplefilter("ignore")
         if local is not None:
             workers = int(local.group(1))
             if not 1 <= workers <= 256:
                 raise ClusterError(f"--cluster local:N takes 1 to 256 workers, not {workers}")
-            with warnings.catch_warnings():  # a busy dashboard port is no concern of a run without a dashboard
-                warnings.simplefilter("ignore")
-                cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+            try:  # silence_logs: the level of the workers' and nannies' loggers
+                cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=level))
+            except Exception as exc:  # a worker that cannot start (killed, out of memory): said, not a traceback
+                raise ClusterError(f"the local cluster could not start ({type(exc).__name__}: {exc})") from None
             client = stack.enter_context(Client(cluster))
         elif "://" in address:
             try:
@@ -76,7 +97,14 @@ def _run(client: Any, as_completed: Any, items: list[str | Input], ruleset: str 
         submit()
     yield from run.ready()
     while flying:
-        future = next(pending)
+        future = _next_done(client, pending)
+        if future is None:  # no worker left to check them: the files in flight and those not sent yet are said so
+            for i in sorted([i for batch in flying.values() for i in batch] + [i for batch in todo for i in batch]):
+                run.results[i] = unchecked(str(items[i]), f"the cluster had no worker for {NO_WORKERS:.0f} s; the file was not checked", ruleset, provisional, style)
+            flying.clear()
+            todo.clear()
+            yield from run.ready()
+            return
         batch = flying.pop(future)
         try:
             run.results.update(zip(batch, future.result(), strict=True))
@@ -86,3 +114,33 @@ def _run(client: Any, as_completed: Any, items: list[str | Input], ruleset: str 
         if todo:
             submit()
         yield from run.ready()
+
+
+NO_WORKERS = 60.0  # seconds a cluster may have no worker (restarting them, or gone for good) before the run gives up on it
+POLL = 0.01  # seconds between looks at the finished tasks
+LOOK = 2.0  # seconds between looks at the cluster's workers
+
+
+def _next_done(client: Any, pending: Any) -> Any:
+    """The next task finished, or None when the cluster has had no worker for `NO_WORKERS`
+    seconds: a local cluster whose workers were all killed, and whose nannies could not start
+    new ones, would otherwise be waited for, for ever."""
+    looked = time.monotonic()
+    idle_since: float | None = None
+    while not pending.has_ready():
+        time.sleep(POLL)
+        now = time.monotonic()
+        if now - looked < LOOK:
+            continue
+        looked = now
+        try:
+            workers = len(client.nthreads())
+        except Exception:  # the scheduler itself cannot be asked: no workers to be had
+            workers = 0
+        if workers:
+            idle_since = None
+        elif idle_since is None:
+            idle_since = now
+        elif now - idle_since >= NO_WORKERS:
+            return None
+    return next(pending)

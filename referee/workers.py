@@ -7,8 +7,11 @@ down with them.
 - A worker that dies (killed, out of memory) costs only the file it was checking: the files in
   flight when it died are checked again, each alone in a fresh worker, and the one that kills
   its worker again is reported as `internal.worker-died`. The rest of the run goes on.
-- Workers die with the parent (Linux: the kernel's parent-death signal), and SIGTERM or SIGHUP
-  to the parent stops them before it exits.
+- A worker that dies at any moment (also while the parent waits on a slow pipe or terminal)
+  breaks only its pool: every submit and every result is read inside the handling of a broken
+  pool, the results that came are kept, and a new pool takes the rest.
+- Workers die with the parent (Linux: the kernel's parent-death signal), and Ctrl-C, SIGTERM or
+  SIGHUP to the parent stops them before it exits (quietly: the workers ignore Ctrl-C).
 """
 
 from __future__ import annotations
@@ -18,13 +21,13 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any
 
-from referee.batch import Input, check, read_input
+from referee.batch import Input, check, internal_error, read_input
 from referee.diagnostics import READ_ERROR, Diagnostic, Location
 
 Result = tuple[int, str]
@@ -41,6 +44,7 @@ class InOrder:
 
     def __init__(self, items: list[str | Input], ruleset: str | None, provisional: bool, style: str, tick: Callable[[], None] | None) -> None:
         self.items = items
+        self.how = (ruleset, provisional, style)  # what `check` takes beside the item
         self.tick = tick
         self.written = 0
         self.results: dict[int, Result] = {i: check(item, ruleset, provisional, style) for i, item in enumerate(items) if isinstance(item, Input)}
@@ -71,48 +75,88 @@ def unchecked(path: str, message: str, ruleset: str | None, provisional: bool, s
 def check_parallel(items: list[str | Input], ruleset: str | None, provisional: bool, style: str, jobs: int, tick: Callable[[], None] | None) -> Iterator[Result]:
     """(exit code, rendered output) of each item, in order, checked in `jobs` processes."""
     run = InOrder(items, ruleset, provisional, style, tick)
-    results = run.results
     todo = run.batches(CHUNK)
-    window = 2 * jobs  # tasks in flight
-
     with _stopping_on_signals() as pools:
         while not run.done:
-            pool = _pool(jobs)
-            pools.append(pool)
-            flying: dict[tuple[int, ...], Future[list[Result]]] = {}
-            broken = False
-            try:
-                while (todo or flying) and not broken:
-                    while todo and len(flying) < window:
-                        chunk = todo.popleft()
-                        flying[chunk] = pool.submit(_check_paths, [items[i] for i in chunk], ruleset, provisional, style)  # type: ignore[misc]
-                    wait(flying.values(), return_when=FIRST_COMPLETED)
-                    for chunk, future in list(flying.items()):
-                        if future.done():
-                            try:
-                                results.update(zip(chunk, future.result(), strict=True))
-                            except BrokenProcessPool:
-                                broken = True
-                                continue
-                            del flying[chunk]
-                    yield from run.ready()
-            finally:
-                pool.shutdown(wait=False, cancel_futures=True)
-                pools.remove(pool)
-            for i in sorted(i for chunk in flying for i in chunk):  # in flight when a worker died: each alone, in a fresh worker
-                results[i] = _alone(items[i], ruleset, provisional, style, pools)  # type: ignore[arg-type]
+            # One pool until a worker dies (or the work is done); then the files it left
+            # without a verdict, each alone in a fresh worker, and a new pool for the rest.
+            lost = yield from _in_pool(run, todo, jobs, (ruleset, provisional, style), pools)
+            for i in lost:
+                run.results[i] = _alone(items[i], ruleset, provisional, style, pools)  # type: ignore[arg-type]
             yield from run.ready()
 
 
+def _in_pool(run: InOrder, todo: deque[tuple[int, ...]], jobs: int, how: tuple[str | None, bool, str], pools: list[ProcessPoolExecutor]) -> Generator[Result, None, list[int]]:
+    """Check batches from `todo` in a pool of `jobs` workers, yielding results in order, until
+    `todo` is empty or the pool breaks (a worker died: killed, out of memory); then the indexes
+    of the files sent that got no verdict. The pool can break at any moment, also while the
+    parent writes output (a slow pipe or terminal), so every submit and every result is read
+    inside the handling of a broken pool."""
+    pool = _pool(jobs)
+    pools.append(pool)
+    window = 2 * jobs  # tasks in flight
+    flying: dict[tuple[int, ...], Future[list[Result]]] = {}
+    finished = False
+    try:
+        while todo or flying:
+            while todo and len(flying) < window:
+                chunk = todo[0]
+                try:
+                    flying[chunk] = pool.submit(_check_paths, [run.items[i] for i in chunk], *how)  # type: ignore[misc]
+                except BrokenProcessPool:  # a worker died since the last look: this chunk goes to the next pool
+                    return _collect(run, flying)
+                todo.popleft()
+            wait(flying.values(), return_when=FIRST_COMPLETED)
+            if any(future.done() and isinstance(future.exception(), BrokenProcessPool) for future in flying.values()):
+                return _collect(run, flying)
+            for chunk in [chunk for chunk, future in flying.items() if future.done()]:
+                _take(run, chunk, flying.pop(chunk))
+            yield from run.ready()
+        finished = True
+        return []
+    finally:
+        # A pool that did its work is let go waiting for its idle workers (quick): one left
+        # running at exit makes the interpreter print a traceback of its threads' wakeup pipe.
+        pool.shutdown(wait=finished, cancel_futures=True)
+        pools.remove(pool)
+
+
+def _collect(run: InOrder, flying: dict[tuple[int, ...], Future[list[Result]]]) -> list[int]:
+    """After a pool broke: the results that came before it did, and the indexes of the files
+    in flight without one (in input order)."""
+    lost: list[int] = []
+    for chunk, future in flying.items():
+        if future.done() and future.exception() is None:
+            _take(run, chunk, future)
+        else:
+            lost.extend(chunk)
+    return sorted(lost)
+
+
+def _take(run: InOrder, chunk: tuple[int, ...], future: Future[list[Result]]) -> None:
+    """The results of a finished task; a task that failed otherwise than by a dead worker (a
+    result that could not be sent back) is a failure of referee, said for each of its files."""
+    try:
+        run.results.update(zip(chunk, future.result(), strict=True))
+    except Exception as exc:
+        for i in chunk:
+            name = str(run.items[i])
+            run.results[i] = check(Input(None, name, None, internal_error(name, exc)), *run.how)
+
+
 def _alone(path: str, ruleset: str | None, provisional: bool, style: str, pools: list[ProcessPoolExecutor]) -> Result:
+    """A file checked alone in a fresh worker (after a worker died with it in flight): its
+    verdict, or `internal.worker-died` when it kills this worker too."""
     pool = _pool(1)
     pools.append(pool)
     try:
         return pool.submit(_check_path, path, ruleset, provisional, style).result()
     except BrokenProcessPool:
         return unchecked(path, "the worker process checking this file died (killed, or out of memory); the file was not checked", ruleset, provisional, style)
+    except Exception as exc:  # a result that could not come back: a failure of referee
+        return check(Input(None, path, None, internal_error(path, exc)), ruleset, provisional, style)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
         pools.remove(pool)
 
 
@@ -131,7 +175,10 @@ def _check_paths(paths: list[str], ruleset: str | None, provisional: bool, style
 
 
 def _die_with_parent() -> None:
-    """In a worker: ask the kernel to end this process when its parent ends (Linux)."""
+    """In a worker: ignore Ctrl-C (the terminal sends it to every process of the run: the
+    parent stops the workers, which would each print a traceback), and ask the kernel to end
+    this process when its parent ends (Linux)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             import ctypes
@@ -142,7 +189,8 @@ def _die_with_parent() -> None:
 
 @contextlib.contextmanager
 def _stopping_on_signals() -> Iterator[list[ProcessPoolExecutor]]:
-    """While workers run: SIGTERM or SIGHUP stops them, then ends the parent (128 + signal)."""
+    """While workers run: Ctrl-C (SIGINT), SIGTERM or SIGHUP stops them, then ends the parent
+    quietly (128 + signal: 130 for Ctrl-C)."""
     pools: list[ProcessPoolExecutor] = []
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -158,7 +206,7 @@ def _stopping_on_signals() -> Iterator[list[ProcessPoolExecutor]]:
         os._exit(128 + signum)
 
     old: dict[int, Any] = {}
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+    for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             with contextlib.suppress(ValueError):  # not the main thread: leave the handlers alone
                 old[sig] = signal.signal(sig, stop)

@@ -3,9 +3,13 @@ files checked by the workers of a Dask cluster (a LocalCluster runs in the test)
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -69,3 +73,71 @@ def test_a_cluster_that_cannot_be_used_is_a_usage_error(cluster: str, says: str)
 def test_cluster_and_jobs_are_not_given_together():
     out = run("validate", "--cluster", "local:2", "--jobs", "2", str(FIXTURES / "game-2p.yaml"))
     assert out.returncode == 2 and "--cluster and --jobs are two ways to spread the work: give one" in out.stdout
+
+
+def workers_of(pid: int) -> list[int]:
+    """The worker processes a run's Dask cluster started (spawned by any of its threads)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                for child in (task / "children").read_text().split():
+                    if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                        found.append(int(child))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes from /proc")
+def test_dask_says_nothing_on_stderr_when_its_workers_are_killed_unless_verbose(tmp_path: Path):
+    # Issue 29: Dask's warnings and errors (a worker restarted, a nanny that failed to start one,
+    # with tracebacks) reached stderr. Each file still gets its verdict.
+    first = tmp_path / "g0000.yaml"
+    shutil.copy(FIXTURES / "game-3p.yaml", first)
+    for i in range(1, 600):
+        os.link(first, tmp_path / f"g{i:04d}.yaml")
+    parent = subprocess.Popen([sys.executable, "-m", "referee", "validate", "--cluster", "local:2", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(workers_of(parent.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    killed: list[int] = []
+    for _ in range(3):  # each time the nannies start new workers, which are killed in turn
+        time.sleep(1.5)
+        for worker in workers_of(parent.pid):
+            os.kill(worker, signal.SIGKILL)
+            killed.append(worker)
+    out, err = parent.communicate(timeout=300)
+    assert killed and err == b""
+    assert parent.returncode in (0, 2)  # each file valid, or (tried on workers that died) said so
+    lines = out.decode().splitlines()
+    assert len(lines) == 600
+    assert all(line.endswith(("valid, complete game (173 moves); winner: Ines with 44 VP; scores: Ines 44, Tobias 41, Marek 40", ")")) for line in lines)
+
+
+def test_verbose_lets_dask_speak():
+    out = run("validate", "--verbose", "--cluster", "local:1", str(FIXTURES / "game-2p.yaml"), str(FIXTURES / "game-3p.yaml"))
+    assert out.returncode == 0
+    assert "distributed.scheduler - INFO" in out.stderr
+
+
+class _NoWorkers:
+    """A client of a cluster whose workers are all gone, and whose tasks never finish."""
+
+    def nthreads(self) -> dict[str, int]:
+        return {}
+
+
+class _NeverReady:
+    def has_ready(self) -> bool:
+        return False
+
+
+def test_a_cluster_left_without_workers_is_given_up_on(monkeypatch: pytest.MonkeyPatch):
+    # Its workers all killed and its nannies unable to start new ones, a local cluster was
+    # waited for, for ever.
+    from referee import cluster
+
+    monkeypatch.setattr(cluster, "NO_WORKERS", 0.2)
+    monkeypatch.setattr(cluster, "LOOK", 0.05)
+    started = time.monotonic()
+    assert cluster._next_done(_NoWorkers(), _NeverReady()) is None
+    assert time.monotonic() - started < 5
