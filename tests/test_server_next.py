@@ -57,7 +57,7 @@ def test_a_move_appended_to_the_log_sent_back_as_json_is_answered(server):
     log["phases"][-1]["moves"].append({"Cleo": body["decision"]["moves"][1]})
     status, after = post(server, "/api/next", json.dumps(log).encode())
     assert status == 200 and after["valid"] and after["decision"]["player"] == "Anna"
-    assert [p["buildings"] for p in after["state"]["players"] if p["name"] == "Cleo"][0][-1]["building"] == "Small Market"
+    assert next(p["buildings"] for p in after["state"]["players"] if p["name"] == "Cleo")[-1]["building"] == "Small Market"
 
 
 def test_a_limit_cuts_the_list_and_counts_it(server):
