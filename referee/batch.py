@@ -88,6 +88,8 @@ def _is_dir(path: str) -> bool:
 def read_input(path: str) -> Input:
     """Read a file (or standard input for '-'), refusing what cannot be read with a diagnostic."""
     if path == "-":
+        if sys.stdin is None:  # started with `<&-`
+            return Input(None, STDIN_NAME, Path.cwd(), Diagnostic("input.unreadable", "standard input is closed: nothing to read", Location(STDIN_NAME, 1, 1), READ_ERROR))
         try:
             return Input(read_stream(sys.stdin.buffer.read), STDIN_NAME, Path.cwd())
         except Unreadable as exc:

@@ -468,13 +468,87 @@ def _host_refused(host: str) -> str:
     return ""
 
 
+class _Errors:
+    """Standard error that never ends the run with a traceback: a line that cannot be written
+    (stderr closed, or full: /dev/full) is lost and remembered, and the run ends with exit code
+    2 (the user was not told everything), whatever the logs were."""
+
+    failed = False
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            if self._inner is None:
+                raise OSError("standard error is closed")
+            return int(self._inner.write(text))
+        except (OSError, ValueError):
+            self._lost()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            if self._inner is not None:
+                self._inner.flush()
+        except (OSError, ValueError):
+            self._lost()
+
+    def isatty(self) -> bool:
+        return self._inner is not None and bool(self._inner.isatty())
+
+    def _lost(self) -> None:
+        _Errors.failed = True
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # the flush at exit goes nowhere, and says nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._inner.fileno())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def _hold(fd: int, flags: int) -> None:
+    """Put /dev/null at a closed standard stream's number: a file opened later would take the
+    number (and a worker's prints would land in it)."""
+    with contextlib.suppress(OSError):
+        os.fstat(fd)
+        return
+    with contextlib.suppress(OSError):
+        opened = os.open(os.devnull, flags)
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
+
+
 def main() -> None:
-    """Entry point of the `referee` console script."""
+    """Entry point of the `referee` console script.
+
+    The standard streams may be closed or full: a closed standard input reads as an unreadable
+    input (exit 2), a closed standard output ends the run at once (exit 2, one line on stderr),
+    a standard error that cannot be written makes the exit code 2 at the end. Never a traceback,
+    never exit 1 for a valid log."""
+    for stream in (sys.stdout, sys.stderr):  # a character no encoding of the stream has: an escape, not a traceback
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    for fd, stream, flags in ((0, sys.stdin, os.O_RDONLY), (2, sys.stderr, os.O_WRONLY)):
+        if stream is None:
+            _hold(fd, flags)
+    sys.stderr = _Errors(sys.stderr)
+    if sys.stdout is None:  # started with `>&-`: no output can be written
+        sys.stderr.write("referee: cannot write the output: standard output is closed\n")
+        raise SystemExit(2)
     sys.stdout = _Output(sys.stdout)
     try:
-        app()
-    finally:
-        sys.stdout.flush()
+        try:
+            app()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+    except SystemExit as exc:
+        if _Errors.failed and (exc.code is None or exc.code in (0, 1)):
+            raise SystemExit(2) from None
+        raise
+    if _Errors.failed:
+        raise SystemExit(2)
 
 
 @app.command()

@@ -5,13 +5,13 @@ Reading the text back gives the same game (a round trip the tests check).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from referee.moves import AnyMove, Keep
+from referee.output import json_text
 from referee.rulesets.rules import Rules
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def scalar(text: str) -> str:
     """A YAML scalar: plain when safe, else double-quoted."""
     if _PLAIN.match(text) and text.lower() not in _RESERVED and not text.endswith(" ") and ": " not in text:
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return json_text(text)  # control characters and line separators (U+0085, U+2028: line ends to YAML) escaped
 
 
 @dataclass

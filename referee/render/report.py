@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import Diagnostic
-from referee.output import json_text, printable
+from referee.output import json_text, printable, rich_text
 from referee.render.tables import table
 from referee.scoring import Score, winners
 from referee.text import count
@@ -61,7 +61,10 @@ def github_annotation(d: Diagnostic, file: str) -> str:
 
 
 def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A message for a workflow command: GitHub's own escapes (`%`, line ends), then the other
+    control characters, separators and direction overrides escaped as everywhere (`printable`:
+    the runner's log is read on a terminal too)."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _github_property(text: str) -> str:
@@ -179,9 +182,11 @@ def scores_rich(r: LogReport) -> Any:
     from rich.table import Table
 
     assert r.scores is not None
-    table = Table(title=_title(r), caption=winner_text(r.scores))
+    # Names and file names as Text, never markup: a player named `[/x]` made rich fail, and
+    # `[link=...]` or an escape sequence in a name reached the terminal as a hyperlink or a colour.
+    table = Table(title=rich_text(_title(r)), caption=rich_text(winner_text(r.scores)))
     for col in COLUMNS:
         table.add_column(col, justify="left" if col in ("player", "bonus") else "right")
     for row in _score_rows(r.scores):
-        table.add_row(*row, style="bold green" if row[-1] == "1" else None)
+        table.add_row(*(rich_text(cell) for cell in row), style="bold green" if row[-1] == "1" else None)
     return table

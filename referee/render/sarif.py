@@ -71,7 +71,13 @@ def sarif_document(reports: list[dict[str, Any]]) -> str:
 
 
 def _uri(file: str) -> str:
-    """A file name as a URI reference: relative paths stay relative, absolute ones are file URIs."""
+    """A file name as a URI reference: relative paths stay relative, absolute ones are file URIs.
+    Every character but `/` and ASCII letters and digits is percent-encoded, from UTF-8; a name's
+    bytes that are not UTF-8 (lone surrogates, if any reach here) as the bytes they were."""
     path = PurePath(file)
-    text = quote(path.as_posix(), safe="/")
+    try:
+        raw = path.as_posix().encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no byte stands for: written as its escape
+        raw = path.as_posix().encode("utf-8", "backslashreplace")
+    text = quote(raw, safe="/")
     return f"file://{text}" if path.is_absolute() else text
