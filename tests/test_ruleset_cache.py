@@ -138,3 +138,20 @@ def test_a_folder_or_a_pipe_in_place_of_an_entry_leaves_nothing_behind(cached):
     entry.rmdir()
     os.mkfifo(entry)  # reading it would wait for ever
     assert totals(score(cache)) == right
+
+
+def test_a_damaged_entry_does_not_change_a_score_sheet(tmp_path):
+    # The sheet's Anna has a harbor: with its VP edited to 30 in the cache, she scored 27 more.
+    cache = tmp_path / "cache"
+    sheet = FIXTURES / "sheets" / "sheet-3p.yaml"
+
+    def scored() -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
+        return subprocess.run([sys.executable, "-m", "referee", "score", "--sheet", str(sheet), "--format", "json"], capture_output=True, text=True, timeout=60, env=env)
+
+    right = totals(scored())
+    (entry,) = cache.iterdir()
+    edited(entry, '"id": "harbor", "name": "Harbor", "aliases": [], "cost": 8, "vp": 3,', '"id": "harbor", "name": "Harbor", "aliases": [], "cost": 8, "vp": 30,')
+    out = scored()
+    assert totals(out) == right
+    assert out.stderr == DAMAGED.format(entry=entry, why="its content does not match its digest")
