@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
 from referee.names import did_you_mean
 from referee.source import YNode
+from referee.text import listing
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -112,8 +113,33 @@ def _message(err: dict[str, Any], model: type[BaseModel], where: str, node: YNod
             hint = did_you_mean(key, known) or " (known keys: " + ", ".join(parent.model_fields) + ")"
         return f"unknown key '{key}' in {where}{hint}"
     if kind == "missing":
-        return f"{field}: this key is required in {where}"
+        return _missing(model, loc, field, where)
     given = err.get("input")
+    context = err.get("ctx") or {}
+    written = _as_written(node) if node is not None else repr(given)
+    if kind in _BOUNDS and _BOUNDS[kind] in context:
+        if len(names) > 1 and _model_at(model, loc[:-1]) is None:  # a key of the user's (a good) in a mapping of counts
+            field = f"{names[-2]}: {names[-1]}"
+        return f"{field} must be {_BOUND_WORDS[kind].format(context[_BOUNDS[kind]])}, not {written}"
+    if kind in ("model_type", "model_attributes_type"):
+        item = _model_at(model, loc)
+        keys = listing(list(item.model_fields), "and") if item is not None else "its keys"
+        if item is not None and item.model_config.get("extra") == "allow":  # keys of the user's first (a phase's role): the model's own words
+            keys = "a " + (item.__doc__ or "").strip().splitlines()[0].rstrip(".").removeprefix("One ")
+            return f"each item of {field} is {keys}, not {written}" if loc and isinstance(loc[-1], int) else f"{field} is {keys}, not {written}"
+        return f"each item of {field} is a mapping of {keys} (`key: value`), not {written}" if loc and isinstance(loc[-1], int) else f"{field} is a mapping of {keys}, not {written}"
+    if kind == "string_type":
+        return f"each item of {field} is a name, not {written}" if loc and isinstance(loc[-1], int) else f"{field} is written as words, not {written}"
+    if kind in ("too_short", "too_long") and "min_length" in context | {"max_length": 0}:
+        least = kind == "too_short"
+        n = context.get("min_length" if least else "max_length", 0)
+        return f"{where} needs at {'least' if least else 'most'} {n} {_singular(field) if n == 1 else field} in '{field}'"
+    if kind == "bool_type":
+        return f"{field} is true or false, not {written}"
+    if kind in ("float_type", "float_parsing"):
+        return f"{field} must be a number, not {written}"
+    if kind in ("literal_error", "enum") and "expected" in context:
+        return f"{field} must be {context['expected']}, not {written}"
     if kind == "list_type":
         if isinstance(given, str) and "," in given:
             return f"{field} is a list: write `{field}: [{', '.join(part.strip() for part in given.split(','))}]`"
@@ -130,6 +156,50 @@ def _message(err: dict[str, Any], model: type[BaseModel], where: str, node: YNod
     return f"{field}: {msg[0].lower() + msg[1:] if msg else msg}"
 
 
+# A number out of its range, said with the bound: "doubloons must be 0 or more, not -1".
+_BOUNDS = {"greater_than_equal": "ge", "greater_than": "gt", "less_than_equal": "le", "less_than": "lt"}
+_BOUND_WORDS = {"greater_than_equal": "{} or more", "greater_than": "more than {}", "less_than_equal": "at most {}", "less_than": "less than {}"}
+
+
+def _name_or_number(model: type[BaseModel], loc: tuple[Any, ...], node: YNode) -> str:
+    """A field that takes a name or a number, given something else: said with its description."""
+    field = str(loc[-1]) if loc else "the document"
+    return f"{field} is {_described(model, loc) or 'a name or a number'}, not {_as_written(node)}"
+
+
+def _described(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+    """The model's description of the field at `loc`, as a part of a sentence ('' if none)."""
+    parent = _model_at(model, loc[:-1])
+    info = parent.model_fields.get(str(loc[-1])) if parent is not None and loc else None
+    description = (info.description or "").rstrip(".") if info is not None else ""
+    first = description.split(" ", 1)[0]
+    if description and not (len(first) > 1 and first.isupper()):  # 'VP' stays as it is
+        description = description[0].lower() + description[1:]
+    return description
+
+
+def _singular(word: str) -> str:
+    """'player' for 'players': an item of a list the document names in the plural."""
+    return word.removesuffix("s")
+
+
+def _missing(model: type[BaseModel], loc: tuple[Any, ...], field: str, where: str) -> str:
+    """A required key left out, said with what it holds (the model's description of it):
+    "each player needs 'chips' (shipping VP: chips, and any noted on paper), and Cleo has none"."""
+    description = _described(model, loc)
+    what = f" ({description})" if description else ""
+    if len(loc) >= 3 and _model_at(model, loc[:-2]) is None:  # an entry of a list or of a mapping by the user's names
+        owner = loc[-2]
+        if isinstance(owner, str):
+            return f"each {_singular(str(loc[-3]))} needs '{field}'{what}, and {owner} has none"
+        return f"each {_singular(str(loc[-3]))} needs '{field}'{what}, and the {_ordinal(owner + 1)} has none"
+    return f"{where} needs '{field}'{what}"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 11 <= n % 100 <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def validate(model: type[M], data: Any, root: YNode, rule: str, where: str) -> M:
     """`model.model_validate(data)`, or InputError with one diagnostic per problem, positioned."""
     try:
@@ -140,9 +210,16 @@ def validate(model: type[M], data: Any, root: YNode, rule: str, where: str) -> M
         # A field that is a count or a mapping of counts (a sheet's island) given a scalar fails
         # both members of the union: the count's sentence says it all.
         counts_refused = {tuple(err["loc"])[:-1] for err in errors if err["type"] in _NOT_WHOLE and err["loc"][-1:] == ("int",)}
+        # A name or a number (a ruleset: `base`, `1897`) given neither fails both: one sentence,
+        # the field's description, says what is written there.
+        words_refused = {tuple(err["loc"])[:-1] for err in errors if err["type"] == "string_type" and err["loc"][-1:] == ("str",)}
         for err in errors:
             loc = tuple(err["loc"])
             if err["type"] == "dict_type" and loc[:-1] in counts_refused:
+                continue
+            if loc[:-1] in words_refused and loc[-1:] in (("str",), ("int",)):
+                if loc[-1] == "str":
+                    diags.append(Diagnostic(rule, _name_or_number(model, loc[:-1], _walk(root, loc)[0]), locate(root, loc), READ_ERROR))
                 continue
             location = locate(root, loc, at_key=err["type"] == "extra_forbidden")
             diags.append(Diagnostic(rule, _message(dict(err), model, where, _walk(root, loc)[0]), location, READ_ERROR))

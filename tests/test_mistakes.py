@@ -215,3 +215,96 @@ def test_a_mayor_who_owes_an_arrangement_written_nowhere_is_told_so():
     (error,) = check_log((ROUND_1 + "  - mayor: Carla\n    moves:\n      - Dev: sugar\n").encode(), "order.yaml").errors
     assert error.rule == "mayor.arrangement-missing"
     assert error.message.startswith("Carla must give their arrangement")
+
+
+# The schema's words never reach a user (issue 28): each document's mistakes said in its own
+# words, and a file given to the command that does not read it told which command does.
+SCHEMA_WORDS = ("input should", "instance of", "this key is required", "valid integer", "valid dictionary", "valid string", "greater than or equal", "Value error")
+SHEET_TEXT = "ruleset: base\nplayers:\n  Anna: {chips: 20}\n  Ben: {chips: 18}\n  Cleo: {chips: 2}\n"
+POSITION_TEXT = "ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nplayers:\n  - {name: Anna, goods: {corn: 2}}\n  - {name: Ben}\n  - {name: Cleo}\n"
+LOG_TEXT = "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\nphases:\n  - settler: Anna\n"
+
+
+def errors_of(kind: str, text: str, name: str = "doc.yaml") -> list[str]:
+    """The diagnostics of `text` read as a `kind` (log, sheet, position), as the command line prints them."""
+    data = text.encode()
+    if kind == "log":
+        errors = check_log(data, name).errors
+    elif kind == "sheet":
+        errors = score_sheet(data, name).errors
+    else:
+        with pytest.raises(InputError) as raised:
+            read_position(data, name)
+        errors = raised.value.diagnostics
+    return [diagnostic_line(d, name) for d in errors]
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "said"),
+    [
+        ("sheet", SHEET_TEXT.replace("{chips: 20}", "{chips: twenty}"), "doc.yaml:3:17: error[sheet.schema]: chips must be a whole number, not 'twenty'"),
+        ("sheet", SHEET_TEXT.replace("{chips: 18}", "{chips: 18, doubloons: -1}"), "doc.yaml:4:31: error[sheet.schema]: doubloons must be 0 or more, not -1"),
+        (
+            "sheet",
+            SHEET_TEXT.replace("{chips: 2}", "{buildings: [harbor]}"),
+            "doc.yaml:5:9: error[sheet.schema]: each player needs 'chips' (shipping VP: chips, and any noted on paper), and Cleo has none",
+        ),
+        ("sheet", "ruleset: base\nplayers: {}\n", "doc.yaml:2:10: error[sheet.schema]: a score sheet needs at least 1 player in 'players'"),
+        ("position", POSITION_TEXT.replace("{corn: 2}", "{corn: -1}"), "doc.yaml:4:32: error[position.schema]: goods: corn must be 0 or more, not -1"),
+        (
+            "position",
+            POSITION_TEXT.replace("  - {name: Anna, goods: {corn: 2}}\n  - {name: Ben}\n  - {name: Cleo}\n", "  - Anna\n  - {name: Ben}\n  - {name: Cleo}\n"),
+            "doc.yaml:4:5: error[position.schema]: each item of players is a mapping of name, goods and buildings (`key: value`), not 'Anna'",
+        ),
+        (
+            "position",
+            POSITION_TEXT.replace("{name: Ben}", "{goods: {corn: 1}}"),
+            "doc.yaml:5:5: error[position.schema]: each player needs 'name' (the player's name (free text, unique in the position)), and the 2nd has none",
+        ),
+        (
+            "log",
+            LOG_TEXT.replace("ruleset: base", "ruleset: [base]"),
+            "doc.yaml:1:10: error[log.schema]: ruleset is a bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file, not a list",
+        ),
+        ("log", LOG_TEXT.replace("[Anna, Ben, Cleo]", "[Anna, 3, Cleo]"), "doc.yaml:2:17: error[log.schema]: each item of players is a name, not 3"),
+        (
+            "log",
+            LOG_TEXT.replace("  - settler: Anna\n", "  - settler\n"),
+            "doc.yaml:5:5: error[log.schema]: each item of phases is a role taken: `<role>: <player>` first, then the phase's keys, not 'settler'",
+        ),
+    ],
+)
+def test_a_document_of_the_wrong_shape_is_told_in_its_own_words(kind, text, said):
+    lines = errors_of(kind, text)
+    assert said in lines, lines
+    assert not any(word in line for line in lines for word in SCHEMA_WORDS), lines
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "said"),
+    [
+        ("sheet", POSITION_TEXT, "doc.yaml:2:1: error[sheet.is-a-position]: this is a shipping position (its ships, and each player's goods), not a score sheet: `referee ship doc.yaml` reads it"),
+        ("sheet", LOG_TEXT, "doc.yaml:4:1: error[sheet.is-a-log]: this is a game log (its setup and phases), not a score sheet: `referee validate doc.yaml` reads it"),
+        ("position", LOG_TEXT, "doc.yaml:4:1: error[position.is-a-log]: this is a game log (its setup and phases), not a shipping position: `referee validate doc.yaml` reads it"),
+        ("position", SHEET_TEXT, "doc.yaml:2:1: error[position.is-a-sheet]: this is a score sheet (each player's chips, by name), not a shipping position: `referee score --sheet doc.yaml` reads it"),
+        ("log", POSITION_TEXT, "doc.yaml:2:1: error[log.is-a-position]: this is a shipping position (its ships, and each player's goods), not a game log: `referee ship doc.yaml` reads it"),
+    ],
+)
+def test_a_file_given_to_the_wrong_command_is_told_the_command_that_reads_it(kind, text, said):
+    assert errors_of(kind, text) == [said]
+
+
+def test_a_document_of_the_right_kind_with_a_mistake_is_not_sent_elsewhere():
+    """A broken sheet is a sheet, a broken position a position: the mistake is said, not another command."""
+    assert not any("reads it" in line for line in errors_of("sheet", SHEET_TEXT.replace("{chips: 18}", "{chips: x}")))
+    assert not any("reads it" in line for line in errors_of("position", POSITION_TEXT.replace("{name: Ben}", "{name: Ben, goods: 3}")))
+    assert not any("reads it" in line for line in errors_of("log", LOG_TEXT.replace("players: [Anna, Ben, Cleo]", "players: Anna")))
+
+
+def test_the_command_line_names_the_command_for_standard_input_too():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "referee", "ship", "-"], input=SHEET_TEXT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "error[position.is-a-sheet]" in done.stdout and "`referee score --sheet -` reads it" in done.stdout

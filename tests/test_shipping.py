@@ -530,7 +530,7 @@ players:
         ("ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nvp_left: 99\n" + GOOD_PLAYERS, "position.vp-left", 3, "75 VP in chips"),
         ("ruleset: base\nships: {4: empty, 5: empty, 6: empty}\ncaptain: Anna\n" + GOOD_PLAYERS, "position.schema", 3, "unknown key 'captain'"),
         ("ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nplayers:\n  - {name: Anna, goods: {corn: -1}}\n  - {name: Ben}\n  - {name: Cleo}\n",
-         "position.schema", 4, "greater than or equal to 0"),
+         "position.schema", 4, "goods: corn must be 0 or more, not -1"),
         ("ruleset: bsae\nships: {4: empty, 5: empty, 6: empty}\n" + GOOD_PLAYERS, "ruleset.unknown", 1, "unknown ruleset"),
         ("ruleset: base\nships: {4: empty\n", "yaml.syntax", 3, "YAML"),
     ],
