@@ -217,6 +217,8 @@ def validate(model: type[M], data: Any, root: YNode, rule: str, where: str) -> M
             loc = tuple(err["loc"])
             if err["type"] == "dict_type" and loc[:-1] in counts_refused:
                 continue
+            if err["type"] in _NOT_WHOLE and loc[-1:] == ("int",) and isinstance(_walk(root, loc)[0].value, dict):
+                continue  # a mapping given where a count or a mapping of counts goes: the mapping's own errors say what is wrong in it
             if loc[:-1] in words_refused and loc[-1:] in (("str",), ("int",)):
                 if loc[-1] == "str":
                     diags.append(Diagnostic(rule, _name_or_number(model, loc[:-1], _walk(root, loc)[0]), locate(root, loc), READ_ERROR))

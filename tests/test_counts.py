@@ -80,3 +80,10 @@ def test_a_position_with_a_count_that_is_not_a_whole_number_is_not_calculated(tm
     out = referee("ship", path)
     assert out.returncode == 2, out.stdout
     assert out.stdout.splitlines() == [path + said]
+
+
+def test_an_island_by_kind_with_a_count_that_is_not_a_whole_number_says_only_that(tmp_path):
+    path = written(tmp_path, SHEET, "island: 11\n", "island: {corn: true}\n")
+    out = referee("score", "--sheet", path)
+    assert out.returncode == 2
+    assert out.stdout.splitlines() == [path + ":10:20: error[sheet.schema]: island: corn must be a whole number, not true"]
