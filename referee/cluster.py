@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import signal
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -70,6 +71,7 @@ def check_on_cluster(
             except Exception as exc:  # a worker that cannot start (killed, out of memory): said, not a traceback
                 raise ClusterError(f"the local cluster could not start ({type(exc).__name__}: {exc})") from None
             client = stack.enter_context(Client(cluster))
+            _ignore_interrupts(client)
         elif "://" in address:
             try:
                 client = stack.enter_context(Client(address, timeout=10))
@@ -78,6 +80,23 @@ def check_on_cluster(
         else:
             raise ClusterError(f"--cluster takes a scheduler's address (tcp://HOST:PORT) or local:N, not '{address}'")
         yield from _run(client, as_completed, items, ruleset, provisional, style, tick)
+
+
+def _ignore_interrupts(client: Any) -> None:
+    """Make the workers of a cluster started for the run ignore Ctrl-C: the terminal sends it to
+    every process of the run, and each worker printed its KeyboardInterrupt traceback; the
+    parent stops them. A plugin, so that a worker its nanny starts again ignores it too (a
+    cluster of someone else's, at a scheduler's address, is left alone)."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class IgnoreInterrupts(WorkerPlugin):
+        name = "referee-ignore-interrupts"
+
+        def setup(self, worker: Any) -> None:
+            with contextlib.suppress(ValueError):  # not the worker's main thread: nothing to do
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    client.register_plugin(IgnoreInterrupts())
 
 
 def _run(client: Any, as_completed: Any, items: list[str | Input], ruleset: str | None, provisional: bool, style: str, tick: Callable[[], None] | None) -> Iterator[Result]:

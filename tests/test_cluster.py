@@ -141,3 +141,26 @@ def test_a_cluster_left_without_workers_is_given_up_on(monkeypatch: pytest.Monke
     started = time.monotonic()
     assert cluster._next_done(_NoWorkers(), _NeverReady()) is None
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes from /proc")
+def test_ctrl_c_ends_a_cluster_run_quietly_with_exit_130(tmp_path: Path):
+    # The terminal's SIGINT reaches every process of the run: each Dask worker printed its
+    # KeyboardInterrupt traceback.
+    first = tmp_path / "g0000.yaml"
+    shutil.copy(FIXTURES / "game-3p.yaml", first)
+    for i in range(1, 2000):
+        os.link(first, tmp_path / f"g{i:04d}.yaml")
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "referee", "validate", "--cluster", "local:2", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while not (len(workers_of(parent.pid)) == 2 and "pipe_write" in Path(f"/proc/{parent.pid}/wchan").read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    workers = workers_of(parent.pid)
+    assert len(workers) == 2
+    time.sleep(0.5)  # the workers idle, behind a slow reader
+    os.killpg(parent.pid, signal.SIGINT)
+    _, err = parent.communicate(timeout=120)
+    assert parent.returncode == 130
+    assert err == b""
