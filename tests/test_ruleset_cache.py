@@ -155,3 +155,14 @@ def test_a_damaged_entry_does_not_change_a_score_sheet(tmp_path):
     out = scored()
     assert totals(out) == right
     assert out.stderr == DAMAGED.format(entry=entry, why="its content does not match its digest")
+
+
+def test_a_damaged_entry_read_by_several_workers_is_said_once(cached):
+    # The workers of a --jobs run each read the damaged entry: each said so, one line a worker.
+    cache, entry, right = cached
+    edited(entry, '"vp_chips": 75,', '"vp_chips": 7,')
+    env = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
+    out = subprocess.run([sys.executable, "-m", "referee", "validate", "--jobs", "2", *[str(GAME)] * 40], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0 and len(out.stdout.splitlines()) == 40
+    assert out.stderr == DAMAGED.format(entry=entry, why="its content does not match its digest")
+    assert totals(score(cache)) == right

@@ -189,27 +189,55 @@ def _cache_read(key: str, source: str, code: str) -> Spec | None:
         if isinstance(entry, dict) and entry.get("format") != CACHE_FORMAT and "format" in entry and "key" in entry:
             return None  # an entry of another version of referee: replaced, nothing damaged
         if not isinstance(entry, dict) or entry.get("key") != key or entry.get("source") != source or entry.get("code") != code:
-            _say_damaged(key, "it is not the entry of this ruleset")
+            _say_damaged(key, "it is not the entry of this ruleset", data)
             return None
         if entry.get("digest") != _content_digest(key, source, code, entry.get("ruleset")):
-            _say_damaged(key, "its content does not match its digest")
+            _say_damaged(key, "its content does not match its digest", data)
             return None
         model = decode(entry["ruleset"])
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
-        _say_damaged(key, "it cannot be read" if isinstance(exc, (ValueError, RecursionError)) else "a part of it is missing")
+        _say_damaged(key, "it cannot be read" if isinstance(exc, (ValueError, RecursionError)) else "a part of it is missing", data)
         return None
     if not isinstance(model, Spec):
-        _say_damaged(key, "it holds no ruleset")
+        _say_damaged(key, "it holds no ruleset", data)
         return None
     return model
 
 
-def _say_damaged(key: str, why: str) -> None:
-    """One line on stderr for a damaged entry: the user learns that their cache was touched."""
+def _say_damaged(key: str, why: str, data: bytes | None = None) -> None:
+    """One line on stderr for a damaged entry: the user learns that their cache was touched.
+    Several processes (the workers of a --jobs run) may read the same damaged entry (`data`):
+    the one that takes it out of the cache says so, the others rebuild it in silence."""
     directory = _cache_dir()
-    where = directory / f"ruleset-{key}.json" if directory is not None else f"ruleset-{key}.json"
+    if directory is None:
+        return
+    where = directory / f"ruleset-{key}.json"
+    if data is not None and not _taken_out(where, data):
+        return
     with contextlib.suppress(OSError, ValueError):  # a closed or full stderr: the rebuild goes on
         sys.stderr.write(printable(f"referee: the cached ruleset {where} is damaged ({why}): ignored and rebuilt") + "\n")
+
+
+def _taken_out(path: Path, data: bytes) -> bool:
+    """Take the damaged entry `data` out of the cache; False when another process did first
+    (the entry is gone, or is another one now: a good entry just rebuilt is put back)."""
+    aside = path.with_name(f".damaged-{os.getpid()}-{path.name}")
+    try:
+        os.rename(path, aside)  # atomic: of processes that read the same entry, one takes it
+    except FileNotFoundError:
+        return False
+    except OSError:  # a cache that cannot be changed: said each time it is read
+        return True
+    try:
+        if aside.read_bytes() == data:
+            return True
+        os.replace(aside, path)  # not the damaged entry: one rebuilt meanwhile, put back
+        return False
+    except OSError:
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            aside.unlink()
 
 
 def _cache_write(key: str, source: str, code: str, model: Spec) -> None:
