@@ -93,8 +93,10 @@ def edited(entry: Path, old: str, new: str) -> None:
         (lambda e: e.write_bytes(e.read_bytes()[: len(e.read_bytes()) // 2]), "it cannot be read"),  # cut short
         (lambda e: edited(e, '"digest": "', '"digest": "0'), "its content does not match its digest"),
         (lambda e: e.write_text(json.dumps({k: v for k, v in json.loads(e.read_text()).items() if k != "digest"})), "its content does not match its digest"),
+        (lambda e: edited(e, '"format": 2,', '"format": 20,'), "its format is not one referee wrote"),
+        (lambda e: edited(e, '"key": "', '"key": "0'), "it is not the entry of this ruleset"),
     ],
-    ids=["harbor-30", "vp-chips", "nan", "truncated", "digest-edited", "no-digest"],
+    ids=["harbor-30", "vp-chips", "nan", "truncated", "digest-edited", "no-digest", "format", "key"],
 )
 def test_a_damaged_entry_is_said_in_one_line_and_rebuilt(cached, damage, why):
     cache, entry, right = cached

@@ -186,8 +186,12 @@ def _cache_read(key: str, source: str, code: str) -> Spec | None:
         return None
     try:
         entry = json.loads(data, parse_constant=_refuse_constant)
-        if isinstance(entry, dict) and entry.get("format") != CACHE_FORMAT and "format" in entry and "key" in entry:
-            return None  # an entry of another version of referee: replaced, nothing damaged
+        older = entry.get("format") if isinstance(entry, dict) else None
+        if type(older) is int and 1 <= older < CACHE_FORMAT:
+            return None  # an entry of an older layout (an older referee): replaced, nothing damaged
+        if not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT:
+            _say_damaged(key, "its format is not one referee wrote", data)
+            return None
         if not isinstance(entry, dict) or entry.get("key") != key or entry.get("source") != source or entry.get("code") != code:
             _say_damaged(key, "it is not the entry of this ruleset", data)
             return None
