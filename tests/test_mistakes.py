@@ -308,3 +308,13 @@ def test_the_command_line_names_the_command_for_standard_input_too():
     done = subprocess.run([sys.executable, "-m", "referee", "ship", "-"], input=SHEET_TEXT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "error[position.is-a-sheet]" in done.stdout and "`referee score --sheet -` reads it" in done.stdout
+
+
+def test_a_phases_key_in_line_with_phases_is_told_to_go_under_its_phase():
+    """Read as a key of the log, not a syntax error: said as the mistake of layout it is."""
+    path = FIXTURES / "broken" / "log-moves-in-line-with-phases.yaml"
+    (error,) = check_log(path.read_bytes(), path.name).errors
+    assert (error.rule, error.location.line) == ("log.schema", 8)
+    assert "unknown key" not in error.message and "like 'settler'" in error.message
+    fixed = path.read_text().replace("\nmoves:", "\n  moves:")
+    assert check_log(fixed.encode(), path.name).exit_code == 0

@@ -35,6 +35,34 @@ def shape_mistakes(root: YNode) -> list[Diagnostic]:
         for entry in phases.value:
             if isinstance(entry.value, dict):
                 out += _phase_mistakes(entry, names)
+        out += _phase_keys_at_the_top(root, phases)
+    return out
+
+
+def _phase_keys_at_the_top(root: YNode, phases: YNode) -> list[Diagnostic]:
+    """A phase's key (`moves:`) written in line with `phases:`, after a phase: the parser reads
+    it as a key of the log, and it belongs to the phase above it, indented like its role."""
+    out = []
+    for key in root.value:
+        if key not in PHASE_KEYS:
+            continue
+        at = root.key_location(key)
+        above = [entry for entry in phases.value if isinstance(entry.value, dict) and entry.value and entry.line < at.line]
+        if not above:
+            continue
+        phase = above[-1]
+        role = next(iter(phase.value))
+        indent = phase.key_location(role).column - 1
+        written = " " * indent + f"{key}:" + _flow(root.value[key])
+        out.append(
+            Diagnostic(
+                RULE,
+                f"'{key}:' is not indented, like 'phases:' (line {root.key_location('phases').line}); the keys of the phase of line {phase.line} "
+                f"are indented {indent} space{'' if indent == 1 else 's'}, like '{role}': write `{written}`",
+                at,
+                READ_ERROR,
+            )
+        )
     return out
 
 
@@ -77,6 +105,16 @@ def _phase_mistakes(entry: YNode, names: list[str]) -> list[Diagnostic]:
                         )
                     )
     return out
+
+
+def _flow(node: YNode) -> str:
+    """` value` as a value on its key's line is written (a word, `[a, b]`); '' for one on the lines under it."""
+    if node.is_scalar:
+        return "" if node.value is None else f" {node.text()}"
+    items = node.value if node.is_list else None
+    if items and all(item.is_scalar for item in items) and items[0].line == node.line:
+        return " [" + ", ".join(item.text() for item in items) + "]"
+    return ""
 
 
 def _as_move(text: str, names: list[str]) -> str:
