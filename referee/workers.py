@@ -126,7 +126,7 @@ def _collect(run: InOrder, flying: dict[tuple[int, ...], Future[list[Result]]]) 
     in flight without one (in input order)."""
     lost: list[int] = []
     for chunk, future in flying.items():
-        if future.done() and future.exception() is None:
+        if future.done() and not future.cancelled() and future.exception() is None:
             _take(run, chunk, future)
         else:
             lost.extend(chunk)
