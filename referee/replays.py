@@ -139,6 +139,10 @@ def _legal_here(exc: RuleViolation, game: Game, player: int) -> RuleViolation:
     if exc.rule == "game.over" or exc.explained:
         return exc
     who = game.who(player)
+    if isinstance(exc, Missing) and exc.passed is not None and exc.passed != player:
+        # a decision owed by a player whose turn comes first (a mayor's arrangement): what to write, not the moves of others
+        first = game.who(exc.passed)
+        return RuleViolation(exc.rule, f"{exc.message} ({first}'s turn comes before {who}'s: write {first}'s move first)", exc.location)
     total = legal.count_moves(game, player)
     texts = [m.text(game.rules) for m in islice(legal.iter_moves(game, player), SHOWN + 1)]
     if not total:

@@ -214,7 +214,10 @@ def test_a_mayor_who_owes_an_arrangement_written_nowhere_is_told_so():
     arrangement is missing, and that is what is said."""
     (error,) = check_log((ROUND_1 + "  - mayor: Carla\n    moves:\n      - Dev: sugar\n").encode(), "order.yaml").errors
     assert error.rule == "mayor.arrangement-missing"
-    assert error.message.startswith("Carla must give their arrangement")
+    assert error.message == (
+        "Carla must give their arrangement: 2 colonists for 3 circles, so not every circle can be filled "
+        "(Carla's turn comes before Dev's: write Carla's move first)"
+    )
 
 
 # The schema's words never reach a user (issue 28): each document's mistakes said in its own
