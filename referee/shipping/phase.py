@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import product
 from typing import NamedTuple
 
@@ -79,6 +78,7 @@ class Cargo:
     places: dict[int, Places] = field(default_factory=dict, compare=False)  # a dropping player's places, by the roomy kinds they hold (bit mask)
     counts: tuple[int, ...] = ()  # the barrels on each ship
     _marked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
+    _loads: dict[Goods, tuple[Load, ...]] = field(default_factory=dict, compare=False)  # by the loading player's barrels
 
     @staticmethod
     def read(sizes: Sequence[int], cargo: State, kinds_n: int) -> Cargo:
@@ -107,6 +107,22 @@ class Cargo:
             hit = self._marked[roomy] = (tuple(counts), tuple(place))
         return hit
 
+    def loads(self, sizes: Sequence[int], kinds: Sequence[int | None], have: Goods) -> tuple[Load, ...]:
+        """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
+        the engine's order: each (kind, ship, barrels loaded, barrels left). A table of the
+        position, read once for each set of barrels: the same ships meet the same barrels in
+        many states."""
+        hit = self._loads.get(have)
+        if hit is None:
+            out: list[Load] = []
+            for k in self.live:
+                held = have[k]
+                if held:
+                    amount, taking = ships_taking(sizes, kinds, self.counts, k, held)
+                    out.extend((k, i, amount, held - amount) for i in taking)
+            hit = self._loads[have] = tuple(out)
+        return hit
+
     def contested(self, roomy: int) -> tuple[int, ...]:
         """The live kinds that are not roomy (`roomy`: their bit mask)."""
         hit = self._contested.get(roomy)
@@ -115,6 +131,7 @@ class Cargo:
         return hit
 
 
+Load = tuple[int, int, int, int]  # a load on a cargo ship: kind, ship index, barrels loaded, barrels of the kind left
 Drops = tuple[tuple[int, TailKey], ...]  # the players who dropped out, each with their tail's key
 
 
@@ -162,6 +179,8 @@ class CaptainPhase:
         # the decider: by turn pointer and bit mask of the players in the state, the first of them from the pointer (-1: none)
         self._decider = [[next((p for p in ((pointer + i) % self.n for i in range(self.n)) if active >> p & 1), -1) for active in range(1 << self.n)] for pointer in range(self.n)]
         self._keeps: dict[tuple[int, Goods], Goods] = {}
+        self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
+        self._private: dict[tuple[int, Goods, bool, bool, bool], list[tuple[Move, Goods, bool, bool, bool, int, int]]] = {}  # `private_moves`, by its arguments
         self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
         self._independent = reductions.independent
         self.tails = Tails(self)
@@ -251,18 +270,14 @@ class CaptainPhase:
         contested = self._contested(ships, self.roomy(state, ships))
         settle = self.settle
         out: list[Step] = []
-        for k in ships.live:
-            held = have[k]
-            if held:
-                amount, taking = ships_taking(self.sizes, kinds, counts, k, held)
-                for i in taking:
-                    child = list(state)
-                    child[HEAD + i] = k
-                    child[HEAD + s + i] = counts[i] + amount
-                    child[base + k] = held - amount
-                    if q == 0:
-                        child[1] = 1
-                    out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, *settle(child, after, q, contested)))
+        for k, i, amount, remaining in ships.loads(self.sizes, kinds, have):
+            child = list(state)
+            child[HEAD + i] = k
+            child[HEAD + s + i] = counts[i] + amount
+            child[base + k] = remaining
+            if q == 0:
+                child[1] = 1
+            out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, *settle(child, after, q, contested)))
         wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)  # type: ignore[operator]
         for move, left, wharf_after, small_after, loaded_after, vp, money in self.private_moves(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
             child = list(state)
@@ -318,7 +333,16 @@ class CaptainPhase:
     def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
         """Player `p`'s moves on their wharf and small wharf, holding `goods` (`loaded`: they have
         loaded in this phase): (move, barrels after, wharf used, small wharf used, loaded, VP,
-        doubloons). The decider's, among their other moves, and a dropped-out player's tail."""
+        doubloons). The decider's, among their other moves, and a dropped-out player's tail.
+        A table of the position, each entry made once (a small wharf's shipments are many, and
+        the same barrels come back in many states)."""
+        table_key = (p, goods, wharf_used, small_used, loaded)
+        hit = self._private.get(table_key)
+        if hit is None:
+            hit = self._private[table_key] = self._private_moves(p, goods, wharf_used, small_used, loaded)
+        return hit
+
+    def _private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
         powers = self.shippers[p]
         first = p == 0 and not loaded
         out: list[tuple[Move, Goods, bool, bool, bool, int, int]] = []
@@ -350,14 +374,13 @@ class CaptainPhase:
     def unloaded(self, kinds: Sequence[int | None], counts: Sequence[int]) -> tuple[tuple[int | None, int], ...]:
         """The cargo ships after the phase: the engine's `Captain.unload` empties the full ones."""
         ships = [CargoShip(size, None if kind is None else self.kinds[kind], held) for size, kind, held in zip(self.sizes, kinds, counts, strict=True)]
-        self._captain.game.ships = ships
-        self._captain.unload()
+        captain = self._unloader
+        if captain is None:  # a captain phase of its own, set up once: unloading changes its game's ships
+            captain = self._unloader = setup(self.position)[1]
+        captain.game.ships = ships
+        captain.unload()
         index = {good: k for k, good in enumerate(self.kinds)}
         return tuple((None if s.good is None else index[s.good], s.count) for s in ships)
-
-    @cached_property
-    def _captain(self) -> Captain:
-        return setup(self.position)[1]
 
     def move(self, move: Move) -> AnyMove:
         """A compact move as the game log writes it."""
