@@ -28,14 +28,14 @@ class Outline:
     """What a kind of document holds where.
 
     `keys`: a key -> the list or mapping it is written in (`""` the top of the document;
-    `"phases"` a mapping that is an item of the list under `phases:`); `items`: an item written
-    `- key: value` -> the key of the list it is an item of (None when it cannot be told), given
-    the document's lines; `nouns`: what an item of each list is called ("phase"); `closed`: the
+    `"phases"` a mapping that is an item of the list under `phases:`); `items`: given the
+    document's lines, what tells an item written `- key: value` -> the key of the list it is an
+    item of (None when it cannot be told); `nouns`: what an item of each list is called ("phase"); `closed`: the
     mappings that hold no key but those of `keys`.
     """
 
     keys: Mapping[str, str] = field(default_factory=dict)
-    items: Callable[[str, str, list[str]], str | None] | None = None
+    items: Callable[[list[str]], Callable[[str, str], str | None]] | None = None
     nouns: Mapping[str, str] = field(default_factory=dict)
     closed: frozenset[str] = frozenset()  # the mappings whose every key is in `keys`
 
@@ -60,15 +60,19 @@ def _players(lines: list[str]) -> set[str]:
     return names
 
 
-def _log_item(key: str, value: str, lines: list[str]) -> str | None:
-    """A log's `- key: value`: a move when the key is a player (`- Anna: quarry`), a phase when
-    the value is (`- settler: Anna`)."""
+def _log_items(lines: list[str]) -> Callable[[str, str], str | None]:
+    """What tells a log's `- key: value`: a move when the key is a player (`- Anna: quarry`), a
+    phase when the value is (`- settler: Anna`). The players are read once, from the lines."""
     players = _players(lines)
-    if normalize(key) in players:
-        return "moves"
-    if normalize(value) in players:
-        return "phases"
-    return None
+
+    def item(key: str, value: str) -> str | None:
+        if normalize(key) in players:
+            return "moves"
+        if normalize(value) in players:
+            return "phases"
+        return None
+
+    return item
 
 
 # The log of formats.md section 1: its top keys, a phase's keys and the keys of its setup.
@@ -78,7 +82,7 @@ LOG_OUTLINE = Outline(
         **{key: "phases" for key in ("moves", "reveal", "keep", "doubloons")},
         **{key: "setup" for key in ("plantations", "buildings")},
     },
-    items=_log_item,
+    items=_log_items,
     nouns={"phases": "phase", "moves": "move"},
     closed=frozenset({"", "setup"}),
 )
@@ -148,6 +152,7 @@ class _Reader:
 
     def __init__(self, lines: list[_Line], outline: Outline, text_lines: list[str], usual: dict[bool, int]) -> None:
         self.lines, self.outline, self.text_lines = lines, outline, text_lines
+        self.item_list = outline.items(text_lines) if outline.items is not None else None
         self.usual = usual  # how far the lists (True) and mappings (False) under a key are indented past it
         self.open: list[_Level] = []
 
@@ -241,9 +246,9 @@ class _Reader:
         return self.outline.keys.get(key)
 
     def home_of_item(self, line: _Line) -> str | None:
-        if self.outline.items is None or line.key is None:
+        if self.item_list is None or line.key is None:
             return None
-        return self.outline.items(line.key, line.value, self.text_lines)
+        return self.item_list(line.key, line.value)
 
     def elsewhere(self, line: _Line, level: _Level) -> bool:
         """Does the outline place this line in another list or mapping than the one its
@@ -352,9 +357,10 @@ def explain_indentation(text: str, line: int) -> tuple[int, int, str] | None:
     """(line, column, sentence) for the first line up to `line` (where the parser stopped) that
     is indented like nothing it can belong to, or None when every line fits (the parser's own
     reason is then the one to give)."""
-    lines = _lines(text, line)
+    whole = _lines(text, len(text))  # the usual indentation is the whole document's
+    lines = [other for other in whole if other.number <= line] if whole is not None else _lines(text, line)
     if not lines:
         return None
-    whole = _lines(text, len(text)) or lines
+    whole = whole or lines
     outline = OUTLINES.get(document_kind(text.encode("utf-8", "surrogatepass")), Outline())
     return _Reader(lines, outline, text.splitlines(), _usual(whole)).explain()
