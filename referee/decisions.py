@@ -56,6 +56,7 @@ class Decision:
     draw: dict[str, Any] | None = None
     default: str | None = None  # a mayor's arrangement a page may start its editor from
     colonists: int | None = None  # a mayor's colonists to arrange
+    declinable: int | None = None  # of those, the privilege's, which the mayor may decline (0 for the others)
     total: int | None = None  # the number of legal moves, where `moves` lists only the first (a limit was asked)
 
     def as_json(self) -> dict[str, Any]:
@@ -67,6 +68,7 @@ class Decision:
         if self.default is not None:
             out["default"] = self.default
             out["colonists"] = self.colonists
+            out["declinable"] = self.declinable
         if self.total is not None:
             out["truncated"] = True
             out["count"] = self.total
@@ -153,7 +155,7 @@ def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> De
     if mover is not None:
         p, moves, total = mover
         if isinstance(phase, Mayor):
-            return _arrangement(game, p, role, moves, total)
+            return _arrangement(game, phase, p, role, moves, total)
         return Decision(game.who(p), role, "move", _texts(game, moves), total=total)
     if isinstance(phase, Captain):
         for p in phase.order:
@@ -221,14 +223,14 @@ def _texts(game: Game, moves: list[AnyMove]) -> list[str]:
     return list(dict.fromkeys(move.text(game.rules) for move in moves))
 
 
-def _arrangement(game: Game, p: int, role: str, moves: list[AnyMove], total: int | None) -> Decision:
+def _arrangement(game: Game, phase: Mayor, p: int, role: str, moves: list[AnyMove], total: int | None) -> Decision:
     """A mayor's arrangement: every legal one (or the first, and their number), and a default
     for a page's editor."""
     board = game.boards[p]
     default: AnyMove = _default_arrangement(game, board)
     if not game.accepts(p, default):
         default = moves[0]
-    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=board.colonists(), total=total)
+    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=board.colonists(), declinable=phase.declinable(p), total=total)
 
 
 def _default_arrangement(game: Game, board: Board) -> Arrange:

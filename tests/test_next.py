@@ -359,3 +359,27 @@ def test_a_limit_lists_the_first_moves_and_counts_them_all() -> None:
     assert len(full.moves) > 100_000 and full.as_json().get("truncated") is None
     assert short.moves == full.moves[:50] and short.as_json()["truncated"] is True and short.as_json()["count"] == len(full.moves)
     assert short.default in full.moves
+
+
+def test_a_mayor_with_a_library_may_decline_both_privilege_colonists() -> None:
+    import random as chance
+
+    from referee.decisions import decide
+    from referee.play import _selection
+    from referee.records.log import PhaseRecord
+    from referee.rulesets.load import load_ruleset
+
+    rules = load_ruleset("expansion-1")
+    library = next(b.id for b in rules.buildings if b.effect is not None and b.effect.id == "privilege.double")
+    selection = next(chosen for seed in range(200) if library in (chosen := _selection(rules, chance.Random(seed)) or []))
+    game = Game(rules, ["Anna", "Ben", "Cleo"], ["corn", "indigo", "sugar", "coffee"], selection)
+    anna = game.boards[0]
+    anna.buildings = {library: 1, "small-market": 0}
+    anna.island = {"indigo": 1, "corn": 2}
+    game.choose_role(0, "mayor")
+    entry = PhaseRecord("mayor", 0, None, (), None, None, None, {}, None, None)  # type: ignore[arg-type]
+    decision = decide(game, entry)
+    assert decision is not None and decision.player == "Anna" and decision.declinable == 2
+    held = {sum(int(part.rsplit(" ", 1)[1]) if part.rsplit(" ", 1)[-1].isdigit() else 1 for part in move.split(", ")) for move in decision.moves or []}
+    assert decision.colonists is not None and {decision.colonists, decision.colonists - 1, decision.colonists - 2} <= held
+    assert decision.as_json()["declinable"] == 2

@@ -184,8 +184,12 @@ def tap(page: Page, rnd: random.Random) -> None:
             ups.nth(rnd.randrange(ups.count())).click()
         page.click("#play-draw-confirm")
     elif page.locator("#play-mayor").count():
-        if page.locator("#play-mayor-privilege").count() and rnd.random() < 0.3:
-            page.uncheck("#play-mayor-privilege")  # the mayor declines the privilege's colonist
+        privilege = page.locator("#play-mayor-privilege")
+        if privilege.count() and rnd.random() < 0.3:  # the mayor declines the privilege's colonist (one or both, with a library)
+            if privilege.evaluate("element => element.tagName") == "SELECT":
+                privilege.select_option(rnd.choice(privilege.locator("option").all_inner_texts()).split(" ")[0])
+            else:
+                privilege.uncheck()
         if rnd.random() < 0.5:
             for direction in ("down", "up"):
                 buttons = page.locator(f"#play-mayor button.{direction}:enabled")
