@@ -64,7 +64,8 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
     from referee.shipping import answer, lighthouse
 
     names, rules = [p.name for p in position.players], position.rules
-    texts = OutcomeTexts(names, rules, lighthouse(position))
+    doubloons = lighthouse(position)
+    texts = OutcomeTexts(names, rules, doubloons)
     if as_json:
         yield '{"file": ' + json_text(file) + ', "outcomes": ['
     else:
@@ -76,7 +77,7 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
             truncated = True
             break
         count += 1
-        yield ((", " if count > 1 else "") + texts.text(o)) if as_json else printable(outcome_line(count, o, names, rules)) + "\n"
+        yield ((", " if count > 1 else "") + texts.text(o)) if as_json else printable(outcome_line(count, o, names, rules, doubloons)) + "\n"
     result = answer(position, asker, None if truncated else count == 1)
     if as_json:
         rest = answer_json(file, result, asked)

@@ -17,6 +17,7 @@ from referee.render.tables import table
 from referee.rulesets.rules import Rules
 from referee.shipping.outcomes import Outcome, PlayerOutcome
 from referee.shipping.summary import Answer, Choices
+from referee.text import count
 
 SHOWN_CHOICES = 8  # the most choices the text shows (a small wharf may offer dozens); the JSON has them all
 
@@ -126,10 +127,12 @@ def answer_text(file: str, answer: Answer, asked: bool = False, head: bool = Tru
     yield ""
     if answer.forced:
         yield "forced: whatever anyone does, the phase ends the same way"
-    rows = [("player", "guaranteed", "expected", "best", "lost (expected)")]
+    # a lighthouse pays doubloons in the phase: the expected play's, as the JSON gives them
+    money = (f"{rules.terms.doubloon[1]} (expected)",) if answer.doubloons else ()
+    rows = [("player", "guaranteed", "expected", "best", *money, "lost (expected)")]
     for name, r, p in zip(names, answer.vp, answer.expected.players, strict=True):
-        rows.append((name, str(r.guaranteed), str(r.expected), str(r.best), _goods(p.lost)))
-    yield from table(rows, right=(1, 2, 3))
+        rows.append((name, str(r.guaranteed), str(r.expected), str(r.best), *((f"+{p.doubloons}",) if answer.doubloons else ()), _goods(p.lost)))
+    yield from table(rows, right=(1, 2, 3, 4) if answer.doubloons else (1, 2, 3))
     yield ""
     yield "expected play (each player takes the move best for them; see `referee ship --help`):"
     if asked:
@@ -160,11 +163,13 @@ def heading(file: str, position: Position) -> Iterator[str]:
     yield f"cargo {rules.terms.cargo_ship}s: {_ships_text(position.ships, rules)}{chips}"
 
 
-def outcome_line(number: int, o: Outcome, names: list[str], rules: Rules) -> str:
-    """One outcome on one line: each player's VP (and what they keep and lose), the ships after."""
+def outcome_line(number: int, o: Outcome, names: list[str], rules: Rules, doubloons: bool = False) -> str:
+    """One outcome on one line: each player's VP (and the doubloons a lighthouse paid, what they
+    keep and lose), the ships after."""
     players = []
     for name, p in zip(names, o.players, strict=True):
-        extra = [f"kept {_goods(p.kept)}"] if p.kept else []
+        extra = [f"+{count(p.doubloons, rules.terms.doubloon)}"] if doubloons and p.doubloons else []
+        extra += [f"kept {_goods(p.kept)}"] if p.kept else []
         extra += [f"lost {_goods(p.lost)}"] if p.lost else []
         players.append(f"{name} {p.vp} VP" + (f" ({'; '.join(extra)})" if extra else ""))
     return f"  {number}. " + ", ".join(players) + f" | {_ships_text(o.ships, rules)}"
