@@ -1,28 +1,60 @@
-"""A wheel carries the rulesets and schemas, and finds them once installed."""
+"""A wheel carries the rulesets and schemas, and finds them once installed; where a C compiler
+is present it carries the shipping search compiled (hatch_build.py), its sources beside it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 
+import hatch_build  # the build hook, at the project's root (on the path, as tests/ is)
 from tests.conftest import ROOT
 
 
-def test_wheel_contains_rulesets_and_schemas(tmp_path):
+def _wheel(tmp_path, **environment):
     out = subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
         capture_output=True,
         text=True,
+        env={**os.environ, **environment},
     )
     assert out.returncode == 0, out.stderr[-2000:]
     (wheel,) = tmp_path.glob("*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+    return wheel, set(zipfile.ZipFile(wheel).namelist()), out.stdout + out.stderr
+
+
+def _compiled_files():
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    return {f"referee/shipping/{name}{suffix}" for name in (*hatch_build.SEARCH, hatch_build.LIBRARY)} | {"referee/shipping/build.json"}
+
+
+def test_wheel_contains_rulesets_and_schemas_and_the_compiled_search(tmp_path):
+    wheel, names, said = _wheel(tmp_path)
     for ruleset in (ROOT / "rulesets").glob("*.yaml"):
         assert f"referee/_data/rulesets/{ruleset.name}" in names
     for schema in (ROOT / "schemas").glob("*.json"):
         assert f"referee/_data/schemas/{schema.name}" in names
     assert "referee/cli.py" in names
+    assert {f"referee/shipping/{name}.py" for name in hatch_build.SEARCH} <= names  # the one source, in both builds
+    reason = hatch_build.plain_reason()
+    if os.environ.get("REFEREE_EXPECT_BUILD") == "compiled":
+        assert reason is None, f"CI expects the compiled build: {reason}"
+    if reason is None:
+        assert _compiled_files() <= names, said[-2000:]
+        assert not wheel.name.endswith("-py3-none-any.whl"), wheel.name  # for this Python and platform
+    else:
+        assert not names & _compiled_files()
+        assert wheel.name.endswith("-py3-none-any.whl")
+
+
+def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path):
+    wheel, names, said = _wheel(tmp_path, CC="/nonexistent/cc")
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    assert not names & _compiled_files()
+    assert "referee/shipping/values.py" in names
+    assert "the shipping search is not compiled (no C compiler: /nonexistent/cc is not found)" in said
 
 
 def test_resource_resolver_finds_bundled_rulesets():

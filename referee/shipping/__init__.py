@@ -6,7 +6,9 @@ player at the table asks it.
 - `summary`: the answer of formats.md section 3, version 3 (each player's guaranteed, expected
   and best VP as a `Range`, the expected play, the choices, forced);
 - `outcomes`: an end as the players read it, and every distinct end (`--all`);
-- `render`: the answer as text for the table, or JSON.
+- `render`: the answer as text for the table, or JSON;
+- `compiled`: which build of the search runs (`build()`: "compiled" by mypyc where a C compiler
+  was present when the package was built, else "plain" Python of the same source).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from collections.abc import Iterator
 from itertools import islice
 
 from referee.records.position import Position
+from referee.shipping.compiled import build  # first of the package's modules: it chooses the build the others are imported from
 from referee.shipping.outcomes import Outcome, Parts, PlayerOutcome, ends, outcome
 from referee.shipping.phase import PLAIN, CaptainPhase
 from referee.shipping.summary import Answer, Choice, Choices, Played, Range, answer
 
-__all__ = ["Answer", "Choice", "Choices", "Outcome", "Played", "PlayerOutcome", "Range", "all_outcomes", "answer"]
+__all__ = ["Answer", "Choice", "Choices", "Outcome", "Played", "PlayerOutcome", "Range", "all_outcomes", "answer", "build"]
 
 
 def all_outcomes(position: Position, limit: int | None = None) -> Iterator[Outcome]:
