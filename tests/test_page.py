@@ -169,3 +169,134 @@ def test_a_broken_log_has_its_line_marked(page: Page, tmp_path: Path):
 def test_the_page_fits_a_phones_width(page: Page):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing scrolls sideways
+
+
+# --- the forms' messages in the words of their fields (issue 28, item 2) ---
+
+SCHEMA_WORDS = ("input should", "this key is required", "chips:", "doubloons", "vp_left", "`", ": empty")
+
+
+def shown(page: Page, field: str) -> str:
+    """The message under a field, as the player reads it."""
+    slot = page.locator(f"#{field}-error")
+    expect(slot).to_be_visible()
+    return slot.inner_text()
+
+
+def test_a_sheets_bad_counts_are_said_in_the_words_of_their_fields(page: Page):
+    """1897's sheet, as its player reads it: Coins, not doubloons; a whole number, not an integer."""
+    page.select_option("#sheet-ruleset", "1897")
+    page.select_option("#sheet-players", "3")
+    page.fill("#sheet-p1-chips", "ten")
+    page.fill("#sheet-p1-doubloons", "-1")
+    page.fill("#sheet-p3-name", "anna")
+    page.fill("#sheet-p3-chips", "4")
+    page.click("#sheet-score")
+    expect(page.locator("#sheet-output")).to_have_attribute("data-state", "error")
+    assert shown(page, "sheet-p1-chips") == "Shipping VP must be a whole number, 0 or more, not 'ten'"
+    assert shown(page, "sheet-p1-doubloons") == "Coins must be 0 or more, not -1"
+    assert shown(page, "sheet-p2-chips") == "Shipping VP is needed for every player: write 0 if Ben has none"
+    assert shown(page, "sheet-p3-name") == "anna is also the name of Player 1: each player needs a name of their own"
+    problems = page.locator("#sheet-problems").inner_text()
+    assert "Anna: Coins must be 0 or more, not -1" in problems  # each with the player and the field it is about
+    assert not [words for words in SCHEMA_WORDS if words in problems]
+    assert page.locator("#sheet-result").is_hidden()
+
+
+def test_a_positions_bad_counts_and_full_ship_are_said_in_the_words_of_their_fields(page: Page):
+    page.select_option("#ship-ruleset", "base")
+    page.select_option("#ship-players", "3")
+    page.select_option("#ship-ship-0-good", "corn")
+    page.fill("#ship-ship-0-count", "three")
+    page.select_option("#ship-ship-1-good", "sugar")
+    page.fill("#ship-ship-1-count", "5")  # the 5-ship full: it was emptied when the last captain phase ended
+    page.fill("#ship-p1-good-coffee", "-2")
+    expect(page.locator("#ship-output")).to_have_attribute("data-state", "error")
+    assert shown(page, "ship-ship-0") == "The barrels on the 4-ship must be a whole number, 0 or more, not 'three'"
+    assert shown(page, "ship-ship-1") == "A full ship is emptied at the end of a captain phase: set the 5-ship to empty"
+    assert shown(page, "ship-p1-goods") == "Anna's coffee must be 0 or more, not -2"
+    problems = page.locator("#ship-problems").inner_text()
+    assert "corn three" not in problems
+    assert not [words for words in SCHEMA_WORDS if words in problems]
+
+
+def test_the_referees_answer_is_said_in_the_words_of_the_field(page: Page):
+    """A count the page cannot judge (the supply depends on the player count) goes to the referee;
+    its answer stands under the field without the document's key."""
+    page.select_option("#ship-ruleset", "base")
+    page.select_option("#ship-players", "3")
+    page.fill("#ship-vp-left", "300")
+    message = shown(page, "ship-vp-left")
+    assert "75" in message and "300" in message  # the referee's arithmetic: 75 VP chips with 3 players
+    assert "vp_left" not in message and "[position" not in page.locator("#ship-problems").inner_text()
+
+
+# --- what was typed is kept; a result goes when its input changes; a line link selects its line (item 5) ---
+
+
+def test_each_tool_keeps_what_was_typed_across_a_reload(page: Page):
+    page.select_option("#sheet-ruleset", "1897")
+    page.select_option("#sheet-players", "4")
+    page.fill("#sheet-p4-name", "Dora")
+    page.fill("#sheet-p4-chips", "17")
+    page.check("#sheet-p4-building-residence")
+    page.check("#sheet-p4-occupied-residence")
+    page.select_option("#ship-players", "2")
+    page.fill("#ship-vp-left", "12")
+    page.select_option("#ship-ship-1-good", "coffee")
+    page.fill("#ship-ship-1-count", "2")
+    page.fill("#ship-p2-good-tobacco", "3")
+    page.check("#ship-p2-building-wharf")
+    page.fill("#log-text", BROKEN)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert page.input_value("#sheet-ruleset") == "1897" and page.input_value("#sheet-players") == "4"
+    assert page.input_value("#sheet-p4-name") == "Dora" and page.input_value("#sheet-p4-chips") == "17"
+    assert page.is_checked("#sheet-p4-occupied-residence")
+    assert page.input_value("#ship-players") == "2" and page.input_value("#ship-vp-left") == "12"
+    assert page.input_value("#ship-ship-1-good") == "coffee" and page.input_value("#ship-ship-1-count") == "2"
+    assert page.input_value("#ship-p2-good-tobacco") == "3" and page.is_checked("#ship-p2-building-wharf")
+    assert page.input_value("#log-text") == BROKEN
+
+
+def test_an_edit_takes_the_old_result_off_the_screen(page: Page):
+    page.select_option("#sheet-ruleset", "base")
+    page.select_option("#sheet-players", "3")
+    for number in (1, 2, 3):
+        page.fill(f"#sheet-p{number}-chips", str(10 * number))
+    page.click("#sheet-score")
+    expect(page.locator('#sheet-result tr[data-player="Cleo"] .total')).to_have_text("30")
+    page.fill("#sheet-p3-chips", "31")
+    expect(page.locator("#sheet-result")).to_be_hidden()  # no total of 30 left beside a sheet that says 31
+    expect(page.locator("#sheet-status")).to_have_text("")
+
+    expect(page.locator('#ship-result tr[data-player="Anna"]')).to_be_visible(timeout=20_000)
+    page.fill("#ship-p1-good-corn", "2")
+    assert page.locator("#ship-result").is_hidden()  # at once, before the new answer is asked for
+    expect(page.locator('#ship-result tr[data-player="Anna"]')).to_be_visible(timeout=20_000)
+
+    page.fill("#log-text", BROKEN)
+    page.click("#log-check")
+    expect(page.locator("#log-verdict-text")).to_be_visible()
+    page.locator("#log-text").press("End")
+    page.locator("#log-text").type("\n")
+    expect(page.locator("#log-verdict")).to_be_empty()
+    expect(page.locator("#log-listing-box")).to_be_empty()
+
+
+def test_a_line_link_selects_its_line_in_the_text_box(page: Page):
+    log = "# a club night\n" * 40 + BROKEN  # the broken move at line 48, below the box's 14 rows
+    page.fill("#log-text", log)
+    page.click("#log-check")
+    link = page.locator("#log-diagnostics a.where").first
+    expect(link).to_contain_text("line 48")
+    link.click()
+    selected = page.evaluate("""() => {
+        const area = document.querySelector('#log-text');
+        return { focused: document.activeElement === area, text: area.value.slice(area.selectionStart, area.selectionEnd),
+                 top: area.scrollTop, height: area.clientHeight, lineHeight: parseFloat(getComputedStyle(area).lineHeight) };
+    }""")
+    assert selected["focused"] and selected["text"] == "      - Ben: quarry"
+    # scrolled to it: line 48 lies within the box's visible rows
+    line_top = 47 * selected["lineHeight"]
+    assert selected["top"] <= line_top <= selected["top"] + selected["height"] - selected["lineHeight"]
