@@ -374,3 +374,30 @@ def test_a_closed_tab_loses_nothing(page: Page):
     expect(again.locator("body")).to_have_attribute("data-ready", "true")
     expect(again.locator("#play-turn-text")).to_be_visible()
     assert again.locator("#play-turn-text").inner_text() == before
+
+
+def test_a_mayor_with_a_hundred_thousand_arrangements_is_offered_the_editor_and_checked(page: Page):
+    """Late in corpus game 4p-2 a mayor has 165,279 legal arrangements: the page asks for the first
+    2,000 only (the answer stays small and quick), and its editor checks the one rule the steppers
+    do not keep, every circle filled that can be; the referee has the last word."""
+    from referee.records.log import read_log
+    from tests.test_next import prefix_text, steps
+
+    corpus = ROOT / "tests" / "corpus" / "game-4p-2.yaml"
+    record = read_log(corpus.read_text(encoding="utf-8"), corpus.name)
+    load_log(page, prefix_text(record, list(steps(record))[:357], "base"))
+    expect(page.locator("#play-mayor")).to_be_visible()
+    who = page.locator("#play-turn-text .who").text_content()
+    note = page.locator("#play-mayor-note")
+    expect(page.locator("#play-mayor-confirm")).to_be_enabled()  # the suggestion, as the referee wrote it
+    down = page.locator("#play-mayor button.down:enabled").first
+    down.click()  # a colonist back to San Juan while a circle is empty: not allowed
+    expect(note).to_contain_text("Not allowed")
+    expect(page.locator("#play-mayor-confirm")).to_be_disabled()
+    page.locator("#play-mayor button.up:enabled").first.click()  # placed again (maybe elsewhere): every circle filled
+    expect(page.locator("#play-mayor-confirm")).to_be_enabled()
+    before = rendered(page)
+    page.click("#play-mayor-confirm")
+    settled(page, before)
+    expect(page.locator("#play-refused-text")).to_have_count(0)
+    assert page.locator("#play-turn-text .who").text_content() != who  # the arrangement was played: the next player's turn
