@@ -29,7 +29,7 @@ from referee.server import make_server
 from tests.conftest import FIXTURES
 
 EXAMPLE = (FIXTURES / "positions" / "formats-example.yaml").read_bytes()  # the contract's 0.3 s example
-HEAVY = (FIXTURES / "positions" / "heavy-5p.yaml").read_bytes()  # a calculation of minutes
+HEAVY = (FIXTURES / "positions" / "minutes.yaml").read_bytes()  # a calculation of minutes, compiled or not
 LOG = (FIXTURES / "game-2p.yaml").read_bytes()
 FILES = 1024  # the usual `ulimit -n`, under which the served server runs
 
