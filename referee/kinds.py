@@ -95,6 +95,18 @@ def wrong_command(root: YNode, data: bytes | str, expected: str, file: str) -> t
     return _RULE[kind], f"this is {ABOUT[kind]}, not a {expected}: `{COMMAND[kind]}{_argument(file)}` reads it", key
 
 
+def refuse_wrong_command(root: YNode, data: bytes | str, expected: str, file: str, prefix: str) -> None:
+    """Raise InputError for a document of another kind than the command reads (`expected`),
+    with the rule `PREFIX.is-a-...` and the command that reads it, instead of every key the
+    expected document lacks; return for a document of that kind or of no kind that can be told."""
+    from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+
+    other = wrong_command(root, data, expected, file)
+    if other is not None:
+        rule, message, key = other
+        raise InputError([Diagnostic(f"{prefix}.{rule}", message, root.key_location(key) if key else root.location, READ_ERROR)])
+
+
 def _argument(file: str) -> str:
     """The file as the command takes it: `-` for standard input; nothing for a document posted
     to the server (it has no name)."""

@@ -57,7 +57,9 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
     try:
         sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
     except InputError as shape:
-        _refuse_other_kinds(root, data, file)
+        from referee.kinds import SHEET, refuse_wrong_command
+
+        refuse_wrong_command(root, data, SHEET, file, "sheet")  # a log or a position: the command that reads it, not every key a sheet lacks
         # Every problem at once: a player's field of the wrong shape is set aside, and the rest
         # of the sheet is still checked against the ruleset.
         salvaged = _without_bad_fields(root.plain())
@@ -70,17 +72,6 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
         raise
     rules = ruleset_of(root, ruleset, base_dir)
     return rules, _boards(root, sheet, rules)
-
-
-def _refuse_other_kinds(root: YNode, data: bytes | str, file: str) -> None:
-    """A game log or a shipping position given to `referee score --sheet`: the command that
-    reads it is said, instead of every key a sheet lacks."""
-    from referee.kinds import SHEET, wrong_command
-
-    other = wrong_command(root, data, SHEET, file)
-    if other is not None:
-        rule, message, key = other
-        raise InputError([Diagnostic(f"sheet.{rule}", message, root.key_location(key) if key else root.location, READ_ERROR)])
 
 
 def _without_bad_fields(plain: object) -> ScoreSheetModel | None:

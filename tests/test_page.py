@@ -7,42 +7,18 @@ ones the README shows)."""
 from __future__ import annotations
 
 import os
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, expect
 
-from referee.server import make_server
+from tests import browser as shared
 from tests.conftest import QUARRY_LOG, ROOT
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("the browser tests need Debian's chromium: apt-get install -y chromium (.ci/run does)")
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); CI runs these tests", allow_module_level=True)
-
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+address, browser = shared.address, shared.browser  # the module's server and browser (fixtures)
 
 BROKEN = QUARRY_LOG
-
-
-@pytest.fixture(scope="module")
-def address() -> Iterator[str]:
-    httpd = make_server("127.0.0.1", 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

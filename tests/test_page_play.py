@@ -16,25 +16,19 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, expect
 
 from referee.check import check_log
 from referee.rulesets.load import load_ruleset
-from referee.server import make_server
+from tests import browser as shared
 from tests.conftest import ROOT
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError("the browser tests need Debian's chromium: apt-get install -y chromium (.ci/run does)")
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); CI runs these tests", allow_module_level=True)
+address, browser = shared.address, shared.browser  # the module's server and browser (fixtures)
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 NAMES = ["Anna", "Ben", "Cleo", "Dario", "Elif"]
 TAPS = 30  # decisions tapped at the start of each game (and a few more after the reload)
@@ -82,23 +76,6 @@ AUTOPLAY = """async ({ steps, seed }) => {
   }
   return made;
 }"""
-
-
-@pytest.fixture(scope="module")
-def address() -> Iterator[str]:
-    httpd = make_server("127.0.0.1", 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser, address: str, width: int) -> tuple[Page, list[str]]:  # type: ignore[no-untyped-def]

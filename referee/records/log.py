@@ -96,7 +96,9 @@ def _read(data: bytes | str, file: str, ruleset: str | None, base_dir: Path | No
         message = "this is a score sheet (players by name, each with chips ...), not a game log: score it with `referee score --sheet`"
         raise InputError([Diagnostic("log.is-a-sheet", message, root.key_location("players"), READ_ERROR)])
     if not _plainly_valid(root):  # the model speaks for every problem of shape
-        _refuse_other_kinds(root, data, file)
+        from referee.kinds import LOG, refuse_wrong_command
+
+        refuse_wrong_command(root, data, LOG, file, "log")  # a position or a ruleset: the command that reads it, not every key a log lacks
         # pydantic's model machinery is imported only here, off the happy path (start-up time)
         from referee.modelcheck import validate
         from referee.records.log_model import GameLogModel
@@ -113,17 +115,6 @@ def _read(data: bytes | str, file: str, ruleset: str | None, base_dir: Path | No
             raise InputError(explained)
     rules = ruleset_of(root, ruleset, base_dir)
     return _resolve(root, rules, file)
-
-
-def _refuse_other_kinds(root: YNode, data: bytes | str, file: str) -> None:
-    """A shipping position or a ruleset given to a command that reads logs: the command that
-    reads it is said, instead of every key the log lacks."""
-    from referee.kinds import LOG, wrong_command
-
-    other = wrong_command(root, data, LOG, file)
-    if other is not None:
-        rule, message, key = other
-        raise InputError([Diagnostic(f"log.{rule}", message, root.key_location(key) if key else root.location, READ_ERROR)])
 
 
 def _str(node: YNode | None) -> bool:

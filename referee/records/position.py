@@ -82,14 +82,11 @@ def read_position(data: bytes | str, file: str, ruleset: str | None = None, base
     supply_ruleset(root, ruleset)
     model: Any = _plainly_valid(root)
     if model is None:  # the model speaks for every problem of shape
-        from referee.kinds import POSITION, wrong_command
+        from referee.kinds import POSITION, refuse_wrong_command
         from referee.modelcheck import validate
         from referee.records.position_model import PositionModel
 
-        other = wrong_command(root, data, POSITION, file)
-        if other is not None:  # a log or a sheet: the command that reads it, not every key a position lacks
-            rule, message, key = other
-            raise InputError([Diagnostic(f"position.{rule}", message, root.key_location(key) if key else root.location, READ_ERROR)])
+        refuse_wrong_command(root, data, POSITION, file, "position")  # a log or a sheet: the command that reads it, not every key a position lacks
 
         model = validate(PositionModel, root.plain(), root, "position.schema", "a shipping position")
     rules = ruleset_of(root, ruleset, base_dir)
