@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
 from collections.abc import Callable
@@ -16,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.test_terminal import run_on_a_terminal
 
 GAME = FIXTURES / "game-3p.yaml"
 VALID = "valid, complete game (173 moves); winner: Ines with 44 VP; scores: Ines 44, Tobias 41, Marek 40"
@@ -138,21 +137,7 @@ def test_a_full_standard_error_with_nothing_to_say_changes_nothing():
 
 def on_a_terminal(args: list[str]) -> tuple[int, str]:
     """(exit code, output) of `referee ARGS` on a pseudo-terminal, where `score` draws a rich table."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the referee, on the terminal
-        os.environ.update(COLUMNS="160", LINES="40", TERM="xterm")
-        os.execv(sys.executable, [sys.executable, "-m", "referee", *args])
-    out = b""
-    while select.select([fd], [], [], 60)[0]:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # the terminal closed with the child
-            break
-        if not chunk:
-            break
-        out += chunk
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+    return run_on_a_terminal(args, 160, 40)
 
 
 def named(tmp_path: Path, name: str) -> str:

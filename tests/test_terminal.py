@@ -14,11 +14,11 @@ from tests.conftest import FIXTURES, QUARRY_LOG
 BROKEN = QUARRY_LOG
 
 
-def on_a_terminal(args: list[str], columns: int) -> str:
-    """The output of `referee ARGS` run on a pseudo-terminal `columns` wide."""
+def run_on_a_terminal(args: list[str], columns: int = 160, lines: int = 40) -> tuple[int, str]:
+    """(exit code, output) of `referee ARGS` run on a pseudo-terminal `columns` wide."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the referee, on the terminal
-        os.environ.update(COLUMNS=str(columns), LINES="20", TERM="xterm")
+        os.environ.update(COLUMNS=str(columns), LINES=str(lines), TERM="xterm")
         os.execv(sys.executable, [sys.executable, "-m", "referee", *args])
     out = b""
     while select.select([fd], [], [], 60)[0]:
@@ -29,8 +29,13 @@ def on_a_terminal(args: list[str], columns: int) -> str:
         if not chunk:
             break
         out += chunk
-    os.waitpid(pid, 0)
-    return out.decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+
+def on_a_terminal(args: list[str], columns: int) -> str:
+    """The output of `referee ARGS` run on a pseudo-terminal `columns` wide."""
+    return run_on_a_terminal(args, columns, 20)[1]
 
 
 def test_a_long_diagnostic_is_never_wrapped_under_the_progress_bar(tmp_path: Path):
