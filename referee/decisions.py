@@ -11,8 +11,10 @@ asked who decides what there:
   arrangement is forced (a log may write such moves or leave them out); in a captain phase the
   first player clockwise who may load, on a cargo ship or their wharf (players who cannot load
   are skipped, as the rules skip them).
-- `keep`: once nobody can load in a captain phase, the first player whose storage is a choice and
-  whose `keep` entry is not written yet.
+- `keep`: once nobody can load in a captain phase, the first player from the captain who holds
+  barrels and whose `keep` entry is not written yet, with every storage the rules accept (the
+  most barrels first, down to `none`: keeping fewer is legal; a log may leave out an entry whose
+  most is one way only).
 - `draw`: what only the table knows: the settler phase's new face-up row (`reveal`).
 - `role`: the phase is over (or none has begun): the next player chooses a role.
 
@@ -161,9 +163,8 @@ def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> De
         for p in phase.order:
             if last.keep is not None and p in last.keep:
                 continue
-            keeps = legal.keeps(game, p)
-            if len(keeps) > 1:
-                texts = [keep.text(game.rules) for keep in keeps]
+            if game.boards[p].barrels():  # keeping fewer than the rules allow is legal: whoever holds barrels chooses
+                texts = [keep.text(game.rules) for keep in legal.all_keeps(game, p)]
                 return Decision(game.who(p), role, "keep", texts[:limit], total=len(texts) if limit is not None and len(texts) > limit else None)
     if isinstance(phase, Settler) and last.reveal is None:
         tiles = phase.tiles_to_reveal()

@@ -124,6 +124,19 @@ def _best_keeps(game: Game) -> dict[int, Keep]:
     return {p: legal.keeps(game, p)[0] for p in range(game.n)}
 
 
+def left_out(game: Game, role: str, decider: int | None, decision: dict) -> bool:
+    """Is what a log leaves out of the decider's decision among its moves: a move's pass, or the
+    keep the rules make (the most barrels, where there is one way only)?"""
+    from referee.engine import legal
+
+    if decider is None:
+        return False
+    if decision["kind"] == "move":
+        return equivalent(game, role, decider, Pass(), decision["moves"], False)
+    implicit = legal.keeps(game, decider)
+    return decision["kind"] == "keep" and len(implicit) == 1 and equivalent(game, role, decider, implicit[0], decision["moves"], True)
+
+
 def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
     """Walk every prefix of the game at `path`; return how many were checked."""
     text = path.read_text()
@@ -154,8 +167,8 @@ def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
             if d["kind"] == "role":
                 assert d["player"] == record.players[step.player], where  # type: ignore[index]
                 assert step.text in d["moves"], where
-            else:  # the phase's last players were left out: the decider's pass
-                assert d["kind"] == "move" and decider is not None and equivalent(game, role, decider, Pass(), d["moves"], False), where
+            else:  # the phase's last players were left out: the decider's pass (or the keep the rules make)
+                assert left_out(game, role, decider, d), where
         elif step.kind == "move" and step.guests:
             pass  # guest house moves are not listed (docs/next.md)
         elif step.kind == "move":
@@ -169,16 +182,12 @@ def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
             if d["kind"] == "draw":
                 assert d["draw"] == {"key": "reveal", "tiles": int(step.text)}, where
             else:
-                assert d["kind"] == "move" and decider is not None and equivalent(game, role, decider, Pass(), d["moves"], False), where
+                assert left_out(game, role, decider, d), where
         else:
             if d["kind"] == "keep" and decider == step.player:
                 assert step.move is not None and equivalent(game, role, decider, step.move, d["moves"], True), where
-            elif d["kind"] == "move":  # the loading ends: a wharf owner let their turn go
-                assert decider is not None and equivalent(game, role, decider, Pass(), d["moves"], False), where
-            else:  # a keep written that was no choice: the decision is another's
-                from referee.engine import legal
-
-                assert step.player is not None and len(legal.keeps(game, step.player)) == 1, where
+            else:  # a wharf owner let their turn go, or an earlier player's keep was left out
+                assert left_out(game, role, decider, d), where
         # offered moves appended give valid logs
         offered = d["moves"] or []
         for move in rng.sample(offered, min(appended, len(offered))):
@@ -383,3 +392,21 @@ def test_a_mayor_with_a_library_may_decline_both_privilege_colonists() -> None:
     held = {sum(int(part.rsplit(" ", 1)[1]) if part.rsplit(" ", 1)[-1].isdigit() else 1 for part in move.split(", ")) for move in decision.moves or []}
     assert decision.colonists is not None and {decision.colonists, decision.colonists - 1, decision.colonists - 2} <= held
     assert decision.as_json()["declinable"] == 2
+
+
+def test_a_keep_lists_every_storage_the_rules_accept_the_most_first():
+    """Keeping fewer barrels than the rules allow is legal (corpus game 3p-2's Lena keeps one of
+    two sugars where her warehouse could keep both): whoever holds barrels chooses, from the most
+    down to none, and each listed keep appended gives a valid log."""
+    path = CORPUS / "game-3p-2.yaml"
+    record = read_log(path.read_text(), path.name)
+    all_steps = list(steps(record))
+    k = next(i for i, step in enumerate(all_steps) if step.kind == "keep")
+    cut = prefix_text(record, all_steps[:k], "base")
+    decision = next_decision(cut, "cut.yaml").decision
+    assert decision is not None and decision.kind == "keep" and decision.moves is not None
+    assert decision.moves[-1] == "none" and len(decision.moves) == len(set(decision.moves)) >= 2
+    cut_record = read_log(cut, "cut.yaml")
+    for move in decision.moves:
+        appended = next_decision(with_step(cut_record, "base", decision.as_json(), move), "kept.yaml")
+        assert appended.report.errors == [], (move, appended.report.errors)

@@ -10,10 +10,11 @@ use; `Game.legal_moves` is the same list.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import product
 
 from referee.engine.game import Game
 from referee.engine.phases.base import TurnPhase
-from referee.engine.phases.captain import best_keeps, storage
+from referee.engine.phases.captain import best_keeps, keep_fits, storage
 from referee.engine.phases.mayor import Mayor
 from referee.moves import AnyMove, Keep, Pass
 
@@ -67,6 +68,27 @@ def still_deciding(game: Game) -> str | None:
             trial.phase.pass_until(index)
             return trial.phase.waiting()
     return None
+
+
+def all_keeps(game: Game, p: int) -> list[Keep]:
+    """Every storage the engine accepts from `p` at the end of a captain phase, each distinct
+    result once: the most barrels first, down to `none` (keeping fewer than the rules allow is
+    legal). Written as the storage is used: the kinds kept whole in warehouses `corn all` (the
+    largest first), the rest as single barrels (`sugar`, `coffee 2` with a storehouse)."""
+    board = game.boards[p]
+    kinds, barrels = storage(board, game.rules)
+    held = sorted((good, n) for good, n in board.goods.items() if n > 0)
+    found: dict[tuple[tuple[str, int], ...], Keep] = {}
+    for counts in product(*(range(n, -1, -1) for _, n in held)):
+        kept = {good: n for (good, _), n in zip(held, counts, strict=True) if n}
+        if not keep_fits(kept, kinds, barrels):
+            continue
+        whole = sorted((good for good in kept if kept[good] == board.goods[good]), key=lambda good: -kept[good])[:kinds]
+        items = tuple((good, None if good in whole else n) for good, n in sorted(kept.items()))
+        if not keep_fits({good: n for good, n in kept.items() if good not in whole}, 0, barrels):
+            items = tuple((good, n) for good, n in sorted(kept.items()))  # stored otherwise (a smaller kind whole): counts say it
+        found[tuple(sorted(kept.items()))] = Keep(items=items)
+    return sorted(found.values(), key=lambda keep: -sum(board.goods[good] if n is None else n for good, n in keep.items))
 
 
 def keeps(game: Game, p: int) -> list[Keep]:
