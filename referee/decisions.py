@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.check import LogReport, check_record
 from referee.diagnostics import InputError, Missing, in_order
@@ -44,6 +44,8 @@ from referee.moves import AnyMove, Arrange
 from referee.records.log import GameRecord, PhaseRecord, read_log
 from referee.records.write import canonical, log_document
 from referee.records.write_position import captain_position
+
+Listed = TypeVar("Listed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +166,8 @@ def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> De
             if last.keep is not None and p in last.keep:
                 continue
             if game.boards[p].barrels():  # keeping fewer than the rules allow is legal: whoever holds barrels chooses
-                texts = [keep.text(game.rules) for keep in legal.all_keeps(game, p)]
-                return Decision(game.who(p), role, "keep", texts[:limit], total=len(texts) if limit is not None and len(texts) > limit else None)
+                texts, total = _first([keep.text(game.rules) for keep in legal.all_keeps(game, p)], limit)
+                return Decision(game.who(p), role, "keep", texts, total=total)
     if isinstance(phase, Settler) and last.reveal is None:
         tiles = phase.tiles_to_reveal()
         if tiles:
@@ -214,9 +216,14 @@ def _mover(game: Game, phase: object, last: PhaseRecord, limit: int | None) -> t
 
 
 def _cut(p: int, moves: list[AnyMove], limit: int | None) -> tuple[int, list[AnyMove], int | None]:
-    if limit is None or len(moves) <= limit:
-        return p, moves, None
-    return p, moves[:limit], len(moves)
+    return (p, *_first(moves, limit))
+
+
+def _first(items: list[Listed], limit: int | None) -> tuple[list[Listed], int | None]:
+    """The first `limit` items, and how many there are when that cuts the list (else None)."""
+    if limit is None or len(items) <= limit:
+        return items, None
+    return items[:limit], len(items)
 
 
 def _texts(game: Game, moves: list[AnyMove]) -> list[str]:

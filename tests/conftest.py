@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -50,6 +51,17 @@ def assert_error(report: LogReport, rule: str, line: int) -> None:
 
 def assert_valid(report: LogReport) -> None:
     assert report.errors == [], report.errors
+
+
+def linked_logs(folder: Path, source: Path, count: int) -> None:
+    """`count` game logs in `folder` (g0000.yaml ...): a copy of `source` and hard links to it, a
+    batch for the workers' tests that costs no disk."""
+    import shutil
+
+    first = folder / "g0000.yaml"
+    shutil.copy(source, first)
+    for i in range(1, count):
+        os.link(first, folder / f"g{i:04d}.yaml")
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, linked_logs
 
 BROKEN = (FIXTURES / "game-3p.yaml").read_text().replace("result: {Ines: 44", "result: {Ines: 45")
 
@@ -91,10 +91,7 @@ def workers_of(pid: int) -> list[int]:
 def test_dask_says_nothing_on_stderr_when_its_workers_are_killed_unless_verbose(tmp_path: Path):
     # Issue 29: Dask's warnings and errors (a worker restarted, a nanny that failed to start one,
     # with tracebacks) reached stderr. Each file still gets its verdict.
-    first = tmp_path / "g0000.yaml"
-    shutil.copy(FIXTURES / "game-3p.yaml", first)
-    for i in range(1, 600):
-        os.link(first, tmp_path / f"g{i:04d}.yaml")
+    linked_logs(tmp_path, FIXTURES / "game-3p.yaml", 600)
     parent = subprocess.Popen([sys.executable, "-m", "referee", "validate", "--cluster", "local:2", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while len(workers_of(parent.pid)) < 2 and time.monotonic() < deadline:
@@ -147,10 +144,7 @@ def test_a_cluster_left_without_workers_is_given_up_on(monkeypatch: pytest.Monke
 def test_ctrl_c_ends_a_cluster_run_quietly_with_exit_130(tmp_path: Path):
     # The terminal's SIGINT reaches every process of the run: each Dask worker printed its
     # KeyboardInterrupt traceback.
-    first = tmp_path / "g0000.yaml"
-    shutil.copy(FIXTURES / "game-3p.yaml", first)
-    for i in range(1, 2000):
-        os.link(first, tmp_path / f"g{i:04d}.yaml")
+    linked_logs(tmp_path, FIXTURES / "game-3p.yaml", 2000)
     parent = subprocess.Popen(
         [sys.executable, "-m", "referee", "validate", "--cluster", "local:2", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )

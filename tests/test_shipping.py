@@ -360,14 +360,7 @@ def test_reads_standard_input():
 
 
 def test_the_expansion_captain_powers_in_the_calculator():
-    result = answer(position("""
-        ruleset: expansion-1
-        ships: {4: empty, 5: empty, 6: empty}
-        players:
-          - {name: Anna, goods: {corn: 2}, buildings: [small wharf, library]}
-          - {name: Ben, goods: {sugar: 1}, buildings: [lighthouse]}
-          - {name: Cleo, goods: {corn: 3}, buildings: [union hall]}
-        """))
+    result = answer(position((POSITIONS / "expansion-powers.yaml").read_text()))
     ends = list(all_outcomes(result.position))
     # Anna (the captain, library: privilege doubled) may ship her corn on the small wharf: 1 VP + 2
     assert any(o.players[0].shipped == {"corn": 2} and o.players[0].vp == 1 + 2 and o.ships[0].good is None and o.ships[1].good is None for o in ends)

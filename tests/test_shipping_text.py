@@ -11,14 +11,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from tests.conftest import FIXTURES
 
-LIGHTHOUSE = """\
-ruleset: expansion-1
-ships: {4: empty, 5: empty, 6: empty}
-players:
-  - {name: Anna, goods: {corn: 2}, buildings: [small wharf, library]}
-  - {name: Ben, goods: {sugar: 1}, buildings: [lighthouse]}
-  - {name: Cleo, goods: {corn: 3}, buildings: [union hall]}
-"""
+LIGHTHOUSE = (FIXTURES / "positions" / "expansion-powers.yaml").read_text()  # Ben's lighthouse pays a doubloon
 
 
 def run(*args: str, stdin: str | None = None) -> str:

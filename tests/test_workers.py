@@ -16,7 +16,7 @@ import pytest
 
 from referee import workers
 from referee.batch import check_all
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, linked_logs
 
 GAMES = sorted(str(p) for p in FIXTURES.glob("game-*.yaml"))
 CHECK = workers._check_path
@@ -51,10 +51,7 @@ def test_a_worker_that_dies_costs_only_the_file_it_was_checking(monkeypatch, tmp
 
 
 def test_sigterm_stops_the_workers_with_the_parent(tmp_path):
-    first = tmp_path / "g0000.yaml"
-    shutil.copy(GAMES[-1], first)
-    for i in range(1, 3000):  # enough work that the run is still going when the signal comes, even on a fast machine
-        os.link(first, tmp_path / f"g{i:04d}.yaml")
+    linked_logs(tmp_path, GAMES[-1], 3000)  # enough work that the run is still going when the signal comes, even on a fast machine
     parent = subprocess.Popen([sys.executable, "-m", "referee", "validate", str(tmp_path), "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     children: list[int] = []
     deadline = time.monotonic() + 30
@@ -102,10 +99,7 @@ def waiting_to_write(pid: int) -> bool:
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """2,000 valid logs: their text output (220 KB) is more than a pipe holds."""
     folder = tmp_path_factory.mktemp("archive")
-    first = folder / "g0000.yaml"
-    shutil.copy(FIXTURES / "game-3p.yaml", first)
-    for i in range(1, 2000):
-        os.link(first, folder / f"g{i:04d}.yaml")
+    linked_logs(folder, FIXTURES / "game-3p.yaml", 2000)
     return folder
 
 
