@@ -2,17 +2,17 @@
 
 The search modules (`SEARCH` below) are typed Python. Where a C compiler is present, mypyc
 compiles them into extension modules, which Python imports in place of the `.py` files beside
-them (`referee.shipping.build()` says which build runs). Where it is not, or mypyc cannot be had
+them (`referee.jobs.shipping.build()` says which build runs). Where it is not, or mypyc cannot be had
 (another Python than CPython), or `REFEREE_PURE_PYTHON=1` is set for the build, the wheel is the
 plain one it always was: the same source runs as plain Python, and `pip install .` works on a
 machine without a compiler (a warning says why the search is not compiled).
 
 - A wheel (`python -m build`, `pip install .`): the compiled modules, their shared library and
-  `referee/shipping/build.json` (the compiler, and the digest of each source compiled) go into
+  `referee/jobs/shipping/build.json` (the compiler, and the digest of each source compiled) go into
   the wheel, tagged for this Python and platform.
 - An editable install (`pip install -e .`): the same files are written beside the sources, where
   the import of the package finds them. Python would import a compiled module even after its
-  source changed, so `referee.shipping` checks `build.json` against the sources at import and
+  source changed, so `referee.jobs.shipping` checks `build.json` against the sources at import and
   runs the plain source where they differ (edit, test, no rebuild needed; `pip install -e .`
   again to compile once more).
 """
@@ -33,11 +33,11 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-PACKAGE = Path("referee") / "shipping"
+PACKAGE = Path("referee") / "jobs" / "shipping"
 # the search, compiled: summary.py (the answer read off the search) and __init__.py (which
 # chooses the build at import) stay plain Python
 SEARCH = ("compact", "keys", "tails", "phase", "values", "outcomes")
-GROUP = "referee.shipping.search"  # mypyc's shared library of the compiled modules, in the package
+GROUP = "referee.jobs.shipping.search"  # mypyc's shared library of the compiled modules, in the package
 LIBRARY = "search__mypyc"  # its file's name (before the extension suffix)
 STAMP = "build.json"
 PLAIN_SWITCH = "REFEREE_PURE_PYTHON"
@@ -143,7 +143,7 @@ def compile_search(root: Path, work: Path) -> tuple[list[Path], str]:
 
 
 def digest(path: Path) -> str:
-    """A source's digest, as `referee.shipping` reads it again at import."""
+    """A source's digest, as `referee.jobs.shipping` reads it again at import."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 

@@ -31,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.play import play, to_log  # noqa: E402
+from referee.jobs.play import play, to_log  # noqa: E402
 from referee.rulesets.load import load_ruleset  # noqa: E402
 
 COUNT = 1000
@@ -120,10 +120,10 @@ def load_tree(root: Path) -> Tree:
     """Import `read_log` and `check_log` from the checkout at `root`."""
     tree = Tree(root.resolve())
     with active(tree):
-        tree.functions["read_log"] = importlib.import_module("referee.records.log").read_log
+        tree.functions["read_log"] = importlib.import_module("referee.documents.log").read_log
         try:
-            tree.functions["check_log"] = importlib.import_module("referee.check").check_log
-        except ModuleNotFoundError:  # a checkout from before referee.check (eeb90f9, where issue 16 was measured)
+            tree.functions["check_log"] = importlib.import_module("referee.jobs.check").check_log
+        except ModuleNotFoundError:  # a checkout from before referee.jobs.check (eeb90f9, where issue 16 was measured)
             tree.functions["check_log"] = importlib.import_module("referee.report").check_log
         imported = Path(sys.modules["referee"].__file__ or "").parent
     if imported != tree.root / "referee":

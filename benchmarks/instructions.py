@@ -31,7 +31,7 @@ def driver(tree: str, directory: str, logs: int, passes: int) -> None:
     `passes` more times."""
     sys.path.insert(0, tree)
     try:
-        from referee.check import check_log
+        from referee.jobs.check import check_log
     except ImportError:  # an older checkout: check_log lived in referee.report
         from referee.report import check_log  # type: ignore[no-redef]
     import referee

@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.check import check_log  # noqa: E402
-from referee.records.log import read_log  # noqa: E402
-from referee.replays import replay  # noqa: E402
+from referee.documents.log import read_log  # noqa: E402
+from referee.jobs.check import check_log  # noqa: E402
+from referee.jobs.replays import replay  # noqa: E402
 
 
 def games() -> list[Path]:

@@ -25,7 +25,7 @@ Prints, each as the whole `referee ship` process (start-up, reading, search, out
     python benchmarks/shipping.py --skip-all --slowest 10   # which realistic positions to profile
     python benchmarks/shipping.py --only-games --games 150  # the captain phases of 312 games
 
-It says first which build of the search runs (`referee.shipping.build()`): the compiled one where
+It says first which build of the search runs (`referee.jobs.shipping.build()`): the compiled one where
 the package was built with a C compiler; `REFEREE_PURE_PYTHON=1` runs the plain one, and
 `PYTHONPATH=TREE` another version of the source (before and after a change, in one sitting).
 """
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from referee.records.log import GameRecord
+    from referee.documents.log import GameRecord
 
 WORST = (Path(__file__).resolve().parent.parent / "fixtures" / "positions" / "heavy-5p.yaml").read_text()
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ def realistic(rng: random.Random) -> str:
 
 def realistic_positions(count: int) -> list[str]:
     from referee.diagnostics import InputError
-    from referee.records.position import read_position
+    from referee.documents.position import read_position
 
     rng, out = random.Random(2026), list[str]()
     while len(out) < count:
@@ -111,8 +111,8 @@ def realistic_positions(count: int) -> list[str]:
 def game_positions(games: int) -> list[tuple[str, str]]:
     """(game, position) at every captain role choice of the corpus games and of `games`
     random-play games of each ruleset: the position as the table sees it, the captain first."""
-    from referee.play import play, to_log
-    from referee.records.log import read_log
+    from referee.documents.log import read_log
+    from referee.jobs.play import play, to_log
     from referee.rulesets.load import load_ruleset
 
     records: list[tuple[str, GameRecord]] = []
@@ -128,23 +128,23 @@ def game_positions(games: int) -> list[tuple[str, str]]:
 
 def captain_positions(record: GameRecord) -> list[str]:
     """The shipping position at each captain role choice of a game log."""
-    from referee.records.write_position import captain_position
-    from referee.replays import replay_steps
+    from referee.documents.write_position import captain_position
+    from referee.jobs.replays import replay_steps
 
     return [captain_position(step.game, step.phase.chooser) for step in replay_steps(record) if step.kind == "role" and step.phase.role == "captain"]
 
 
 def time_games(games: int, tmp: Path) -> None:
     """Print the figures of the captain phases of games (see the module)."""
-    from referee.records.position import read_position
-    from referee.shipping import answer
+    from referee.documents.position import read_position
+    from referee.jobs.shipping import ship
 
     phases = game_positions(games)
     timed = []
     for name, text in phases:
         position = read_position(text, "game.yaml")
         start = time.perf_counter()
-        answer(position)
+        ship(position)
         timed.append((time.perf_counter() - start, name, text))
     timed.sort(key=lambda t: t[0])
     seconds = [t[0] for t in timed]
@@ -185,13 +185,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         worst = Path(tmp) / "worst.yaml"
         worst.write_text(WORST)
-        from referee import shipping
-        from referee.records.position import read_position
-        from referee.shipping import answer
+        from referee.documents.position import read_position
+        from referee.jobs import shipping
+        from referee.jobs.shipping import ship
 
         build = shipping.build() if hasattr(shipping, "build") else "plain (before the compiled build)"
         print(f"the shipping search's build: {build}; {referee('--version')[3].decode().strip()} from {Path(shipping.__file__).parent.parent.parent}")
-        states = answer(read_position(WORST, "worst.yaml")).states
+        states = ship(read_position(WORST, "worst.yaml")).states
         runs = [referee("ship", str(worst), "--format", "json") for _ in range(max(1, args.repeat))]
         times = sorted(r[0] for r in runs)
         print(
@@ -239,7 +239,7 @@ def main() -> None:
             f"slowest {cpu_ordered[-1]:.2f} s{' (stopped at the cap)' if ordered[-1] == float('inf') else ''}; over 1 s: {sum(c > 1 for c in cpu_each)}"
         )
         for i in sorted(range(len(texts)), key=lambda i: -seconds_each[i])[: args.slowest]:
-            states = answer(read_position(texts[i], "r.yaml")).states
+            states = ship(read_position(texts[i], "r.yaml")).states
             owners = "small wharf" if "small wharf" in texts[i] else "no small wharf"
             print(f"  #{i}: {seconds_each[i]:.2f} s (CPU {cpu_each[i]:.2f} s), {states:,} states, {texts[i].count('name:')} players, {owners}")
         time_games(args.games, Path(tmp))

@@ -8,6 +8,9 @@ Reading documents (each raises `InputError`, its `diagnostics` saying what is wr
 - `read_sheet(data, file)` -> `(Rules, [Board])`: an end-of-game score sheet
 - `read_position(data, file)` -> `Position`: a shipping position
 - `load_ruleset(name_or_path)` -> `Rules`: a bundled ruleset (base, expansion-1, 1897) or a file
+- `parse_move(phase, text, rules)` -> a move value (raises `MoveError`); a `Rules` lookup of an
+  unknown name raises `UnknownName`; `Game`'s checked moves raise `RuleViolation` (`Missing`
+  when a decision is awaited)
 
 Playing and checking:
 - `replay(record)` -> `Replay`: the log played through the engine, stopping at the first illegal move
@@ -31,116 +34,77 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.version import __version__
+from referee.version import __version__ as __version__
 
-if TYPE_CHECKING:  # what mypy and editors see; at run time each name is imported on first use
-    from referee.check import LogReport, check_log
-    from referee.decisions import Decision, NextReport, next_decision
-    from referee.diagnostics import Diagnostic, InputError, Location, RuleViolation
-    from referee.engine.game import Game
-    from referee.engine.legal import moves as legal_moves
-    from referee.engine.state import Board
-    from referee.moves import AnyMove, parse_move
-    from referee.records.log import GameRecord, read_log
-    from referee.records.position import Position, read_position
-    from referee.records.write import canonical as canonical_log
-    from referee.records.write_position import captain_position
-    from referee.replays import Replay, Step, replay, replay_steps
-    from referee.rulesets.load import load_ruleset
-    from referee.rulesets.rules import Rules
-    from referee.scoring import Score, score, winners
-    from referee.sheet import read_sheet, score_sheet
-    from referee.shipping import all_outcomes
-    from referee.shipping.outcomes import Outcome
-    from referee.shipping.summary import Answer
-    from referee.shipping.summary import answer as ship
+# The public API's one table: every public name is imported here, for mypy and editors; at run
+# time `_table` reads this block (on the first public name asked for), so that importing the
+# package, which the command line does, imports nothing else. Each name is imported `as` itself (or
+# as its public name), which is how a typed package says it exports it. No public name may be a submodule's name (`referee.jobs` would hide
+# a function named `jobs`): tests/test_api.py checks it.
+if TYPE_CHECKING:
+    from referee.diagnostics import Diagnostic as Diagnostic
+    from referee.diagnostics import InputError as InputError
+    from referee.diagnostics import Location as Location
+    from referee.diagnostics import Missing as Missing
+    from referee.diagnostics import RuleViolation as RuleViolation
+    from referee.documents.log import GameRecord as GameRecord
+    from referee.documents.log import read_log as read_log
+    from referee.documents.position import Position as Position
+    from referee.documents.position import read_position as read_position
+    from referee.documents.sheet import read_sheet as read_sheet
+    from referee.documents.write import canonical_log as canonical_log
+    from referee.documents.write_position import captain_position as captain_position
+    from referee.engine.game import Game as Game
+    from referee.engine.legal import legal_moves as legal_moves
+    from referee.engine.state import Board as Board
+    from referee.jobs.check import LogReport as LogReport
+    from referee.jobs.check import check_log as check_log
+    from referee.jobs.check import score_sheet as score_sheet
+    from referee.jobs.decisions import Decision as Decision
+    from referee.jobs.decisions import NextReport as NextReport
+    from referee.jobs.decisions import next_decision as next_decision
+    from referee.jobs.replays import Replay as Replay
+    from referee.jobs.replays import Step as Step
+    from referee.jobs.replays import replay as replay
+    from referee.jobs.replays import replay_steps as replay_steps
+    from referee.jobs.scoring import Score as Score
+    from referee.jobs.scoring import score as score
+    from referee.jobs.scoring import winners as winners
+    from referee.jobs.shipping import Answer as Answer
+    from referee.jobs.shipping import Outcome as Outcome
+    from referee.jobs.shipping import all_outcomes as all_outcomes
+    from referee.jobs.shipping import ship as ship
+    from referee.moves.clauses import AnyMove as AnyMove
+    from referee.moves.clauses import MoveError as MoveError
+    from referee.moves.clauses import parse_move as parse_move
+    from referee.rulesets.load import load_ruleset as load_ruleset
+    from referee.rulesets.rules import Rules as Rules
+    from referee.rulesets.rules import UnknownName as UnknownName
 
-# public name: (module, name in that module). No public name is also a submodule's name: the
-# import of a submodule sets the package's attribute of that name, which would hide a function.
-_API: dict[str, tuple[str, str]] = {
-    "LogReport": ("referee.check", "LogReport"),
-    "check_log": ("referee.check", "check_log"),
-    "Decision": ("referee.decisions", "Decision"),
-    "NextReport": ("referee.decisions", "NextReport"),
-    "next_decision": ("referee.decisions", "next_decision"),
-    "Diagnostic": ("referee.diagnostics", "Diagnostic"),
-    "InputError": ("referee.diagnostics", "InputError"),
-    "Location": ("referee.diagnostics", "Location"),
-    "RuleViolation": ("referee.diagnostics", "RuleViolation"),
-    "Game": ("referee.engine.game", "Game"),
-    "legal_moves": ("referee.engine.legal", "moves"),
-    "Board": ("referee.engine.state", "Board"),
-    "AnyMove": ("referee.moves", "AnyMove"),
-    "parse_move": ("referee.moves", "parse_move"),
-    "GameRecord": ("referee.records.log", "GameRecord"),
-    "read_log": ("referee.records.log", "read_log"),
-    "Position": ("referee.records.position", "Position"),
-    "read_position": ("referee.records.position", "read_position"),
-    "canonical_log": ("referee.records.write", "canonical"),
-    "captain_position": ("referee.records.write_position", "captain_position"),
-    "Replay": ("referee.replays", "Replay"),
-    "replay": ("referee.replays", "replay"),
-    "replay_steps": ("referee.replays", "replay_steps"),
-    "Step": ("referee.replays", "Step"),
-    "load_ruleset": ("referee.rulesets.load", "load_ruleset"),
-    "Rules": ("referee.rulesets.rules", "Rules"),
-    "Score": ("referee.scoring", "Score"),
-    "score": ("referee.scoring", "score"),
-    "winners": ("referee.scoring", "winners"),
-    "read_sheet": ("referee.sheet", "read_sheet"),
-    "score_sheet": ("referee.sheet", "score_sheet"),
-    "all_outcomes": ("referee.shipping", "all_outcomes"),
-    "Outcome": ("referee.shipping.outcomes", "Outcome"),
-    "Answer": ("referee.shipping.summary", "Answer"),
-    "ship": ("referee.shipping.summary", "answer"),
-}
+_API: dict[str, tuple[str, str]] | None = None  # public name: (module, name in that module)
 
-__all__ = [
-    "Answer",
-    "AnyMove",
-    "Board",
-    "Decision",
-    "Diagnostic",
-    "Game",
-    "GameRecord",
-    "InputError",
-    "Location",
-    "LogReport",
-    "NextReport",
-    "Outcome",
-    "Position",
-    "Replay",
-    "RuleViolation",
-    "Rules",
-    "Score",
-    "Step",
-    "__version__",
-    "all_outcomes",
-    "canonical_log",
-    "captain_position",
-    "check_log",
-    "legal_moves",
-    "load_ruleset",
-    "next_decision",
-    "parse_move",
-    "read_log",
-    "read_position",
-    "read_sheet",
-    "replay",
-    "replay_steps",
-    "score",
-    "score_sheet",
-    "ship",
-    "winners",
-]  # the same names as _API (a test keeps them so)
+
+def _table() -> dict[str, tuple[str, str]]:
+    """The public names with where each lives, read from the `if TYPE_CHECKING:` block above."""
+    global _API
+    if _API is None:
+        import ast
+        from pathlib import Path
+
+        tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+        block = next(node for node in tree.body if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+        _API = {alias.asname or alias.name: (node.module or "", alias.name) for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    return _API
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name on first use (see the module)."""
-    if name in _API:
+    """Import a public name on first use (see the module); `__all__` is the table's names."""
+    if name == "__all__":
+        return sorted(["__version__", *_table()])
+    if name in _table():
         import importlib
 
-        module, attribute = _API[name]
+        module, attribute = _table()[name]
         value = getattr(importlib.import_module(module), attribute)
         globals()[name] = value
         return value
@@ -148,4 +112,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return sorted(["__version__", *_table()])

@@ -1,5 +1,5 @@
 """`python -m referee`: the same as the `referee` command."""
 
-from referee.cli import main
+from referee.commands.cli import main
 
 main()

@@ -92,3 +92,8 @@ class InputError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
+
+
+def internal_error(name: str, exc: BaseException) -> Diagnostic:
+    """A diagnostic for a failure of referee itself (reported, never shown as a traceback)."""
+    return Diagnostic("internal.error", f"referee failed on this file ({type(exc).__name__}: {exc}); please report it with the file", Location(name, 1, 1), READ_ERROR)

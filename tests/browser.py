@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server import make_server
+from referee.commands.server import make_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():

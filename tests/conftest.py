@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.check import LogReport, check_log
+from referee.jobs.check import LogReport, check_log
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -95,8 +95,8 @@ def extend(prefix: str, phases: str) -> str:
 
 def replayed(text: str):  # type: ignore[no-untyped-def]
     """The game after replaying a log (to inspect boards, ships, supplies); the log must be valid so far."""
-    from referee.records.log import read_log
-    from referee.replays import replay
+    from referee.documents.log import read_log
+    from referee.jobs.replays import replay
 
     run = replay(read_log(text, "game.yaml"))
     assert run.error is None, run.error

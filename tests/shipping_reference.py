@@ -7,9 +7,9 @@ are checked against what this finds: every end (`plain_ends`), and each player's
 
 from __future__ import annotations
 
+from referee.documents.position import Position
 from referee.engine.phases.captain import Captain, preferred_keep, storage
-from referee.records.position import Position
-from referee.shipping.phase import setup
+from referee.jobs.shipping.phase import setup
 
 # each player's (VP, barrels left by kind, kept by kind, doubloons), and the ships after unloading
 End = tuple[tuple[tuple[int, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], int], ...], tuple[tuple[int, str | None, int], ...]]

@@ -17,12 +17,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.check import LogReport, check_log
-from referee.cli import app
-from referee.records.log import read_log
-from referee.replays import replay_steps
+from referee.commands.cli import app
+from referee.documents.log import read_log
+from referee.jobs.check import LogReport, check_log, score_sheet
+from referee.jobs.replays import replay_steps
 from referee.rulesets.load import load_ruleset
-from referee.sheet import score_sheet
 from tests.conftest import CORPUS, FIXTURES, ROOT, check, corpus_prefix, extend, game_log, last_line_of, line_of, replayed
 
 FIXTURES_1897 = FIXTURES / "1897"

@@ -35,12 +35,12 @@ def test_the_readme_python_api_examples_run(monkeypatch: pytest.MonkeyPatch):
 def test_every_public_name_resolves():
     for name in referee.__all__:
         assert getattr(referee, name) is not None, name
-    assert set(referee.__all__) == {"__version__", *referee._API}
+    assert set(referee.__all__) == {"__version__", *referee._table()}
 
 
 def test_a_public_function_stays_a_function_after_its_modules_are_imported():
-    import referee.check
-    import referee.replays  # the imports set package attributes: none may hide a public name
+    import referee.jobs.check
+    import referee.jobs.replays  # the imports set package attributes: none may hide a public name
 
     record = referee.read_log((ROOT / "fixtures" / "game-2p.yaml").read_bytes(), "game-2p.yaml")
     assert referee.replay(record).complete

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from referee.diagnostics import RuleViolation
+from referee.documents.log import read_log
 from referee.engine.game import Game
-from referee.moves import SAN_JUAN, AnyMove, Arrange, Build, Extra, Keep, Load, Pass, Sell, Settle, SmallWharfLoad, WharfLoad
-from referee.play import play, to_log
-from referee.records.log import read_log
-from referee.replays import replay_steps
+from referee.jobs.play import play, to_log
+from referee.jobs.replays import replay_steps
+from referee.moves.clauses import SAN_JUAN, AnyMove, Arrange, Build, Extra, Keep, Load, Pass, Sell, Settle, SmallWharfLoad, WharfLoad
 
 
 def state(value: Any) -> Any:

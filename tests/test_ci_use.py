@@ -182,6 +182,6 @@ def test_the_pre_commit_hook_refuses_a_commit_with_a_broken_log(tmp_path: Path):
     ids=["log", "sheet", "position", "ruleset", "modeline", "json", "json-other", "broken-log", "other", "garbage"],
 )
 def test_a_document_is_told_by_its_schema_line_else_its_keys(text: str, kind: str):
-    from referee.kinds import document_kind
+    from referee.documents.kind import document_kind
 
     assert document_kind(text.encode()) == kind

@@ -173,7 +173,7 @@ def test_ruleset_supplied_on_the_command_line_when_the_document_has_none():
 def loaded_modules(*args: str) -> set[str]:
     """The modules a `referee` command has imported when it exits."""
     code = (
-        "import sys\nfrom referee.cli import app\n"
+        "import sys\nfrom referee.commands.cli import app\n"
         f"try:\n    app({list(args)!r})\nexcept SystemExit:\n    pass\n"
         "print('\\n'.join(sys.modules), file=sys.stderr)"
     )
@@ -202,7 +202,7 @@ def test_a_log_of_the_wrong_shape_is_checked_by_the_model(tmp_path):
 def test_a_well_formed_shipping_position_needs_no_pydantic_models(tmp_path):
     # start-up time: as for logs, the schema model is for positions that are not well formed
     good = loaded_modules("ship", str(FIXTURES / "positions" / "formats-example.yaml"))
-    assert "referee.shipping.values" in good and "pydantic.main" not in good
+    assert "referee.jobs.shipping.values" in good and "pydantic.main" not in good
     bad = tmp_path / "bad.yaml"
     bad.write_text("ruleset: base\nships: {4: empty, 5: empty, 6: empty}\nplayers: [{name: Anna, goods: {corn: two}}]\n")
     assert "pydantic.main" in loaded_modules("ship", str(bad))

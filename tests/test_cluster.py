@@ -131,7 +131,7 @@ class _NeverReady:
 def test_a_cluster_left_without_workers_is_given_up_on(monkeypatch: pytest.MonkeyPatch):
     # Its workers all killed and its nannies unable to start new ones, a local cluster was
     # waited for, for ever.
-    from referee import cluster
+    from referee.jobs import cluster
 
     monkeypatch.setattr(cluster, "NO_WORKERS", 0.2)
     monkeypatch.setattr(cluster, "LOOK", 0.05)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from referee.check import check_log
+from referee.jobs.check import check_log
 from tests.conftest import CORPUS
 
 GAMES = sorted(CORPUS.glob("game-*.yaml"))

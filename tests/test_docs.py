@@ -43,14 +43,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.check import check_log
 from referee.diagnostics import InputError
-from referee.moves import MoveError, parse_keep, parse_move, split_guests
-from referee.records.position import read_position
+from referee.documents.position import read_position
+from referee.jobs.check import check_log, score_sheet
+from referee.located.tree import read_yaml
+from referee.moves.clauses import MoveError, parse_keep, parse_move, split_guests
 from referee.rulesets.load import bundled_rulesets, load_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
-from referee.sheet import score_sheet
-from referee.source import read_yaml
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"

@@ -27,8 +27,8 @@ import pytest
 
 from referee.engine.game import Game
 from referee.engine.state import Board
+from referee.jobs.scoring import score
 from referee.rulesets.load import load_ruleset
-from referee.scoring import score
 from tests.conftest import FIXTURES, ROOT, assert_error, assert_valid, board, check, game_log, last_line_of, line_of, replayed
 
 RULESETS = ROOT / "tests" / "rulesets"
@@ -419,7 +419,7 @@ def test_two_payments_of_a_kind_are_a_broken_rule_at_the_move_not_an_unreadable_
 
 
 def test_two_payments_of_a_kind_read_back_as_written():
-    from referee.moves import parse_move
+    from referee.moves.clauses import parse_move
 
     rules = load_ruleset("expansion-1")
     move = parse_move("builder", "storehouse, pay corn, pay sugar", rules)
@@ -1064,7 +1064,7 @@ def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
     """Validation accepts a sale to one's own trading post once the house is full: the legal
     moves (random play, the 'legal here' of diagnostics) list it too (issue 18.2)."""
     from referee.engine import legal
-    from referee.moves import Sell
+    from referee.moves.clauses import Sell
 
     game = replayed(log(TRADING_POST.split("# round 3")[0], buildings=swap(("aqueduct", "small market"))))
     anna, ben, cleo = 0, 1, 2
@@ -1073,10 +1073,10 @@ def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
     game.play(cleo, Sell(good="corn"))  # the fourth barrel: the house is full
     assert game.trading_house == ["indigo", "sugar", "tobacco", "corn"]
     assert anna not in legal.to_move(game) and legal.to_move(game) == [ben]  # Anna has no trading post; Ben has one, and indigo
-    texts = [m.text(game.rules) for m in legal.moves(game, ben)]
+    texts = [m.text(game.rules) for m in legal.legal_moves(game, ben)]
     assert "trading post indigo" in texts and "indigo" not in texts
     before = game.boards[ben].goods["indigo"]
-    game.play(ben, next(m for m in legal.moves(game, ben) if m.text(game.rules) == "trading post indigo"))
+    game.play(ben, next(m for m in legal.legal_moves(game, ben) if m.text(game.rules) == "trading post indigo"))
     assert game.boards[ben].goods["indigo"] == before - 1  # one barrel sold to his own post
 
 
@@ -1102,7 +1102,7 @@ def test_every_move_the_engine_accepts_is_among_the_legal_moves(monkeypatch, see
     aside) is listed by the legal moves, and that player among those to move."""
     from referee.engine import legal
     from referee.engine.game import Game
-    from referee.play import play
+    from referee.jobs.play import play
 
     real = Game.play_unchecked  # how random play plays the moves the engine lists
     checking = [False]
@@ -1115,7 +1115,7 @@ def test_every_move_the_engine_accepts_is_among_the_legal_moves(monkeypatch, see
             try:
                 movers = legal.to_move(self)
                 for q in range(self.n):
-                    listed = legal.moves(self, q) if q in movers else []
+                    listed = legal.legal_moves(self, q) if q in movers else []
                     for candidate in phase.candidates(q):
                         if candidate.kind != "pass" and legal.accepts(self, q, candidate):  # a pass is implied by any later move
                             checked[0] += 1
@@ -1136,7 +1136,7 @@ def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
     `pass`, a turn let go (an independent source, not the engine's list)."""
     from itertools import product
 
-    from referee.moves import Load, Pass, SmallWharfLoad, WharfLoad
+    from referee.moves.clauses import Load, Pass, SmallWharfLoad, WharfLoad
 
     yield Pass()
     held = {good: n for good, n in game.boards[q].goods.items() if n > 0}
@@ -1160,7 +1160,7 @@ def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, rul
     from referee.engine import legal
     from referee.engine.game import Game
     from referee.engine.phases.captain import Captain
-    from referee.play import play
+    from referee.jobs.play import play
 
     real = Game.play_unchecked  # how random play plays the moves the engine lists
     checking = [False]
@@ -1172,7 +1172,7 @@ def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, rul
             checking[0] = True
             try:
                 for q in range(self.n):
-                    listed = set(legal.moves(self, q))
+                    listed = set(legal.legal_moves(self, q))
                     for candidate in _captain_candidates(self, q):
                         if legal.accepts(self, q, candidate):
                             checked[candidate.kind] += 1
@@ -1208,7 +1208,7 @@ def library_game(players: int) -> tuple[Game, int]:
 
 
 def test_in_a_two_player_game_the_library_doubles_the_first_privilege_of_each_round_only():
-    from referee.moves import Pass
+    from referee.moves.clauses import Pass
 
     game, start = library_game(2)
     game.choose_role(0, "prospector")  # Anna's first role of the round: 2 doubloons, not 1
@@ -1236,13 +1236,13 @@ def test_with_a_library_the_mayor_may_decline_one_or_both_privilege_colonists():
     plantation and the library); 3 or 2 say that she declined one or both."""
     from referee.diagnostics import RuleViolation
     from referee.engine import legal
-    from referee.moves import parse_move
+    from referee.moves.clauses import parse_move
 
     game, _ = library_game(3)
     supply = game.colonist_supply
     game.choose_role(0, "mayor")
     rules = game.rules
-    assert [m.text(rules) for m in legal.moves(game, 0)] == ["indigo, library, san juan 2", "indigo, library, san juan 1", "indigo, library"]
+    assert [m.text(rules) for m in legal.legal_moves(game, 0)] == ["indigo, library, san juan 2", "indigo, library, san juan 1", "indigo, library"]
     assert legal.count_moves(game, 0) == 3
     with pytest.raises(RuleViolation) as refused:  # three fewer: more than the privilege gave
         game.play(0, parse_move("mayor", "library", rules))

@@ -46,8 +46,8 @@ def log(captain: str) -> str:
 
 
 def state(text: str):
-    from referee.records.log import read_log
-    from referee.replays import replay
+    from referee.documents.log import read_log
+    from referee.jobs.replays import replay
 
     return replay(read_log(text, "game.yaml")).game
 

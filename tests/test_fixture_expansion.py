@@ -14,10 +14,10 @@ import re
 import subprocess
 import sys
 
-from referee.check import check_log
+from referee.documents.log import read_log
 from referee.engine.state import VP
-from referee.records.log import read_log
-from referee.replays import replay
+from referee.jobs.check import check_log
+from referee.jobs.replays import replay
 from tests.conftest import FIXTURES
 
 PATH = FIXTURES / "expansion-1" / "game-3p.yaml"

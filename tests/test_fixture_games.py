@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.check import check_log
+from referee.documents.log import read_log
 from referee.engine.state import CITY, COLONISTS, VP
-from referee.records.log import read_log
-from referee.replays import replay
+from referee.jobs.check import check_log
+from referee.jobs.replays import replay
 from tests.conftest import FIXTURES
 
 # player: (total, shipping VP, building VP, bonus by building, doubloons, barrels, rank)

@@ -13,8 +13,7 @@ import sys
 
 import pytest
 
-from referee.check import check_log
-from referee.sheet import score_sheet
+from referee.jobs.check import check_log, score_sheet
 from tests.conftest import FIXTURES, ROOT
 
 FORMATS = ROOT.parent / "shared" / "formats.md"

@@ -17,9 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.check import check_log
-from referee.cli import app
-from referee.sheet import score_sheet
+from referee.commands.cli import app
+from referee.jobs.check import check_log, score_sheet
 from tests.conftest import FIXTURES, ROOT
 
 SEEDS = [p.read_bytes() for p in sorted(FIXTURES.glob("*.yaml"))] + [(FIXTURES / "game-3p.yaml").read_bytes()[:3000]]
@@ -86,10 +85,11 @@ def test_random_text_never_crashes(text):
 def test_mutated_shipping_positions_never_crash(data):
     """Through the whole command: read, answer, render (a position is small: every answer comes
     at once)."""
-    from referee.ship_command import ship_report
+    from referee.commands.ship import ShipRequest, ship_report
+    from referee.documents.inputs import Input
 
     for as_json in (False, True):
-        output, code = ship_report(data, "fuzz.yaml", as_json=as_json)
+        output, code = ship_report(Input(data, "fuzz.yaml", None), ShipRequest(as_json=as_json))
         text = "".join(output)
         assert code in (0, 2) and text.endswith("\n")
         if as_json:

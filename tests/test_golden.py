@@ -10,9 +10,9 @@ import os
 
 import pytest
 
+from referee.documents.log import read_log
 from referee.engine import legal
-from referee.records.log import read_log
-from referee.replays import replay_steps
+from referee.jobs.replays import replay_steps
 from tests.conftest import FIXTURES, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from referee.moves import MoveError, parse_move
+from referee.moves.clauses import MoveError, parse_move
 from referee.rulesets.load import load_ruleset
 from tests.conftest import FIXTURES
 
@@ -207,7 +207,7 @@ def test_play_to_a_place_that_cannot_be_written_is_a_clean_error(target):
 def test_a_folder_that_cannot_be_listed_is_reported(monkeypatch, tmp_path):
     """Permission denied on a folder (as a user other than its owner meets it; the tests run as
     root, so the refusal is staged): reported as that folder's error, the rest still listed."""
-    from referee import batch
+    from referee.documents import inputs
 
     (tmp_path / "ok.yaml").write_text((FIXTURES / "formats-log.yaml").read_text())
     locked = tmp_path / "locked"
@@ -220,10 +220,10 @@ def test_a_folder_that_cannot_be_listed_is_reported(monkeypatch, tmp_path):
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    items = batch.expand([str(tmp_path)])
+    items = inputs.expand([str(tmp_path)])
     assert items[0] == str(tmp_path / "ok.yaml")
     (problem,) = items[1:]
-    assert isinstance(problem, batch.Input) and problem.name == str(locked)
+    assert isinstance(problem, inputs.Input) and problem.name == str(locked)
     assert problem.error is not None and problem.error.rule == "input.unreadable"
     assert problem.error.message == "cannot read the folder: Permission denied"
 

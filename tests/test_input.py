@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.check import check_log
+from referee.jobs.check import check_log
 
 GOOD_HEAD = "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\n"
 
@@ -127,8 +127,8 @@ def test_the_end_of_a_log_is_its_last_written_node():
     """A log's end (where a missing decision after its last phase is reported) is the line after
     its last node; found along the last children, it is the greatest line of the whole tree."""
     from referee.diagnostics import InputError
-    from referee.records.log import _last_line
-    from referee.source import YNode, read_yaml
+    from referee.documents.log import _last_line
+    from referee.located.tree import YNode, read_yaml
     from tests.conftest import FIXTURES
 
     def greatest(node: YNode) -> int:

@@ -19,15 +19,16 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "referee"
 
-LAYERS: list[tuple[str, tuple[str, ...]]] = [  # from the top; each a list of modules or packages
-    ("commands", ("referee.cli", "referee.__main__", "referee.batch", "referee.workers", "referee.cluster", "referee.ship_command", "referee.schemas", "referee.server")),
+LAYERS: list[tuple[str, tuple[str, ...]]] = [  # from the top; each a folder (or the ground's modules)
+    ("commands", ("referee.commands", "referee.__main__")),
     ("rendering", ("referee.render",)),
-    ("jobs", ("referee.check", "referee.decisions", "referee.replays", "referee.scoring", "referee.sheet", "referee.shipping", "referee.play")),
-    ("documents", ("referee.records",)),
+    ("jobs", ("referee.jobs",)),
+    ("documents", ("referee.documents",)),
     ("engine", ("referee.engine",)),
     ("moves", ("referee.moves",)),
     ("rulesets", ("referee.rulesets",)),
-    ("text", ("referee.diagnostics", "referee.names", "referee.text", "referee.source", "referee.layout", "referee.modelcheck", "referee.resources", "referee.output", "referee.version", "referee.kinds")),
+    ("located", ("referee.located",)),
+    ("ground", ("referee.diagnostics", "referee.wording", "referee.resources", "referee.version")),
 ]
 
 
@@ -99,8 +100,8 @@ def test_no_import_runs_up_a_layer():
 @pytest.mark.parametrize(
     ("module", "target", "message"),
     [
-        ("referee.engine.game", "referee.records.log", "referee.engine.game (line 7) imports referee.records.log: engine looks down, documents is above it"),
-        ("referee.moves", "referee.engine.text", "referee.moves (line 7) imports referee.engine.text: moves looks down, engine is above it"),
+        ("referee.engine.game", "referee.documents.log", "referee.engine.game (line 7) imports referee.documents.log: engine looks down, documents is above it"),
+        ("referee.moves.clauses", "referee.engine.text", "referee.moves.clauses (line 7) imports referee.engine.text: moves looks down, engine is above it"),
         ("referee.rulesets.load", "referee", "referee.rulesets.load (line 7) imports the package root"),
     ],
 )
@@ -109,10 +110,73 @@ def test_an_import_running_up_is_named(module: str, target: str, message: str):
 
 
 def test_an_import_down_or_within_a_layer_passes():
-    assert upward_imports({"referee.cli": [("referee.text", 1)], "referee.sheet": [("referee.check", 2)], "referee.engine.legal": [("referee.moves", 3)]}) == []
+    assert upward_imports({"referee.commands.cli": [("referee.wording", 1)], "referee.jobs.check": [("referee.documents.sheet", 2)], "referee.engine.legal": [("referee.moves.clauses", 3)]}) == []
 
 
 def test_the_import_reader_sees_function_level_and_relative_imports(tmp_path: Path):
     source = tmp_path / "mod.py"
-    source.write_text("def f():\n    from referee.render import report\n    import referee.cli\n")
-    assert imports_of(source, "referee.engine.mod") == [("referee.render.report", 2), ("referee.cli", 3)]
+    source.write_text("def f():\n    from referee.render import report\n    import referee.commands.cli\n")
+    assert imports_of(source, "referee.engine.mod") == [("referee.render.report", 2), ("referee.commands.cli", 3)]
+
+
+def runtime_imports_of(path: Path, module: str) -> list[str]:
+    """The referee modules `path` imports when it runs: imports under `if TYPE_CHECKING:` aside."""
+    tree = ast.parse(path.read_text(), str(path))
+    hidden = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+    lines = {node.lineno for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom) and id(node) in hidden}
+    return sorted({target for target, line in imports_of(path, module) if line not in lines})
+
+
+def circles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The import circles of `graph`: each group of modules that import one another, round."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in graph.get(module, []):
+            if target not in graph:
+                continue
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    graph = {module: [t for t in runtime_imports_of(path, module) if t != module] for module, path in modules() if module != "referee"}
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found():
+    assert circles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
+    assert circles({"a": ["b"], "b": []}) == []
+
+
+def test_the_package_root_holds_at_most_six_modules():
+    root = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(root) <= 6, root

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.check import check_log
 from referee.diagnostics import InputError
-from referee.records.position import read_position
+from referee.documents.position import read_position
+from referee.jobs.check import check_log, score_sheet
 from referee.render.report import diagnostic_line
-from referee.sheet import score_sheet
 from tests.conftest import FIXTURES
 
 MISTAKES = sorted((FIXTURES / "broken").glob("*.yaml"))
@@ -113,10 +112,11 @@ def test_a_key_among_the_moves_still_gets_its_dash():
     ],
 )
 def test_layout_mistakes_in_other_places(text, line, words):
-    with pytest.raises(InputError) as raised:
-        from referee.source import read_yaml
+    from referee.documents.log_outline import log_outline
+    from referee.located.tree import read_yaml
 
-        read_yaml(text, "doc.yaml")
+    with pytest.raises(InputError) as raised:  # a log is read with its outline, as its reader does
+        read_yaml(text, "doc.yaml", log_outline if "phases:" in text else None)
     (error,) = raised.value.diagnostics
     assert error.location.line == line and words in error.message, error.message
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.decisions import NextReport, _played, board_state, next_decision
+from referee.commands.cli import app
+from referee.documents.log import GameRecord, read_log
+from referee.documents.write import PhaseText, write_log
 from referee.engine.game import Game
-from referee.moves import AnyMove, Keep, Pass, parse_keep, parse_move
-from referee.records.log import GameRecord, read_log
-from referee.records.write import PhaseText, write_log
+from referee.jobs.decisions import NextReport, _played, board_state, next_decision
+from referee.moves.clauses import AnyMove, Keep, Pass, parse_keep, parse_move
 from referee.render.decision import next_object
 
 from .conftest import CORPUS, FIXTURES, game_log
@@ -211,7 +211,7 @@ def test_every_prefix_of_a_real_game_waits_for_the_step_it_took(path: Path) -> N
 
 
 def test_random_games_of_every_ruleset_and_player_count() -> None:
-    from referee.play import play, to_log
+    from referee.jobs.play import play, to_log
     from referee.rulesets.load import load_ruleset
 
     for ruleset in ("base", "expansion-1", "1897"):
@@ -338,7 +338,8 @@ def test_the_log_comes_back_as_json_that_is_itself_a_log_and_as_canonical_text()
 
 
 def test_a_captain_phase_carries_its_shipping_position_from_its_start() -> None:
-    from referee.ship_command import ship_report
+    from referee.commands.ship import ship_object
+    from referee.documents.inputs import Input
 
     path = FIXTURES / "game-4p.yaml"
     record = read_log(path.read_text(), path.name)
@@ -348,8 +349,8 @@ def test_a_captain_phase_carries_its_shipping_position_from_its_start() -> None:
     assert inside["decision"]["phase"] == "captain" and inside["position"] is not None
     chooser = record.players[all_steps[captain].player]  # type: ignore[index]
     assert inside["position"].splitlines()[4].startswith(f"  - {{name: {chooser},")  # the captain first
-    pieces, code = ship_report(inside["position"].encode(), "position.yaml", None, None, None, None, True)
-    assert code == 0 and json.loads("".join(pieces))["players"][chooser]["vp"]["best"] >= 1
+    answer, code = ship_object(Input(inside["position"].encode(), "position.yaml", None))
+    assert code == 0 and answer["players"][chooser]["vp"]["best"] >= 1
     roles = [
         next_object(next_decision(prefix_text(record, all_steps[:i], "base"), "cut.yaml")) for i, step in enumerate(all_steps[:120]) if step.kind == "role"
     ]
@@ -373,9 +374,9 @@ def test_a_limit_lists_the_first_moves_and_counts_them_all() -> None:
 def test_a_mayor_with_a_library_may_decline_both_privilege_colonists() -> None:
     import random as chance
 
-    from referee.decisions import decide
-    from referee.play import _selection
-    from referee.records.log import PhaseRecord
+    from referee.documents.log import PhaseRecord
+    from referee.jobs.decisions import decide
+    from referee.jobs.play import _selection
     from referee.rulesets.load import load_ruleset
 
     rules = load_ruleset("expansion-1")

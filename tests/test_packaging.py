@@ -27,7 +27,7 @@ def _wheel(tmp_path, **environment):
 
 def _compiled_files():
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    return {f"referee/shipping/{name}{suffix}" for name in (*hatch_build.SEARCH, hatch_build.LIBRARY)} | {"referee/shipping/build.json"}
+    return {f"referee/jobs/shipping/{name}{suffix}" for name in (*hatch_build.SEARCH, hatch_build.LIBRARY)} | {"referee/jobs/shipping/build.json"}
 
 
 def test_wheel_contains_rulesets_and_schemas_and_the_compiled_search(tmp_path):
@@ -36,8 +36,8 @@ def test_wheel_contains_rulesets_and_schemas_and_the_compiled_search(tmp_path):
         assert f"referee/_data/rulesets/{ruleset.name}" in names
     for schema in (ROOT / "schemas").glob("*.json"):
         assert f"referee/_data/schemas/{schema.name}" in names
-    assert "referee/cli.py" in names
-    assert {f"referee/shipping/{name}.py" for name in hatch_build.SEARCH} <= names  # the one source, in both builds
+    assert "referee/commands/cli.py" in names
+    assert {f"referee/jobs/shipping/{name}.py" for name in hatch_build.SEARCH} <= names  # the one source, in both builds
     reason = hatch_build.plain_reason()
     if os.environ.get("REFEREE_EXPECT_BUILD") == "compiled":
         assert reason is None, f"CI expects the compiled build: {reason}"
@@ -53,7 +53,7 @@ def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path):
     wheel, names, said = _wheel(tmp_path, CC="/nonexistent/cc")
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     assert not names & _compiled_files()
-    assert "referee/shipping/values.py" in names
+    assert "referee/jobs/shipping/values.py" in names
     assert "the shipping search is not compiled (no C compiler: /nonexistent/cc is not found)" in said
 
 

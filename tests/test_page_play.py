@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from referee.check import check_log
+from referee.jobs.check import check_log
 from referee.rulesets.load import load_ruleset
 from tests import browser as shared
 from tests.conftest import ROOT
@@ -357,7 +357,7 @@ def test_a_mayor_with_a_hundred_thousand_arrangements_is_offered_the_editor_and_
     """Late in corpus game 4p-2 a mayor has 165,279 legal arrangements: the page asks for the first
     2,000 only (the answer stays small and quick), and its editor checks the one rule the steppers
     do not keep, every circle filled that can be; the referee has the last word."""
-    from referee.records.log import read_log
+    from referee.documents.log import read_log
     from tests.test_next import prefix_text, steps
 
     corpus = ROOT / "tests" / "corpus" / "game-4p-2.yaml"

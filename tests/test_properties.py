@@ -18,14 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.check import check_log
+from referee.documents.log import GameRecord, read_log
+from referee.documents.write import canonical_log
 from referee.engine import legal
 from referee.engine.game import Game
-from referee.moves import Arrange, Build, Load, Pass, Sell, Settle
-from referee.play import play, to_log
-from referee.records.log import GameRecord, read_log
-from referee.records.write import canonical
-from referee.replays import replay, replay_steps
+from referee.jobs.check import check_log
+from referee.jobs.play import play, to_log
+from referee.jobs.replays import replay, replay_steps
+from referee.moves.clauses import Arrange, Build, Load, Pass, Sell, Settle
 from referee.rulesets.load import load_ruleset
 
 RULESETS = ("base", "expansion-1", "1897")
@@ -162,8 +162,8 @@ def test_an_illegal_move_gives_one_diagnostic_at_its_line(ruleset, seed):
 def test_canonical_text_round_trip(ruleset, seed):
     text = generated(ruleset, 2 + seed % 4, seed)
     first = read_log(text, "gen.yaml")
-    again = canonical(read_log(canonical(first), "c.yaml"))
-    assert again == canonical(first)
+    again = canonical_log(read_log(canonical_log(first), "c.yaml"))
+    assert again == canonical_log(first)
     a, b = replay(first), replay(read_log(again, "c.yaml"))
     assert a.complete and b.complete
     assert [(x.vp, x.doubloons, x.goods, x.buildings, x.island) for x in a.game.boards] == [
@@ -209,7 +209,7 @@ def test_the_mayor_phase_lists_every_arrangement_the_engine_accepts(ruleset, see
             candidates = _every_arrangement(game, p, 3000)
             if candidates is None:
                 continue
-            listed = legal.moves(game, p)
+            listed = legal.legal_moves(game, p)
             assert len(listed) == len(set(map(repr, listed))) == legal.count_moves(game, p)
             accepted = [m for m in candidates if legal.accepts(game, p, m)]
             assert sorted(map(repr, accepted)) == sorted(map(repr, listed)), (p, step.move)

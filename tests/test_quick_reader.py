@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from referee.play import play, to_log
+from referee.jobs.play import play, to_log
+from referee.located.tree import YNode, _Composer, _quick_tree
 from referee.rulesets.load import load_ruleset
-from referee.source import YNode, _Composer, _quick_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -537,11 +537,11 @@ def test_a_pass_does_not_let_the_phase_end_while_someone_can_load_on_a_cargo_shi
 
 def test_the_legal_moves_list_the_pass_where_it_is_allowed_and_only_there():
     from referee.engine import legal
-    from referee.moves import Pass
+    from referee.moves.clauses import Pass
 
     game = replayed(round_18(*ROUND_18_LOADS, keep=""))
     elif_, dita, priya = (next(i for i, b in enumerate(game.boards) if b.name == name) for name in ("Elif", "Dita", "Priya"))
-    assert [m.text(game.rules) for m in legal.moves(game, elif_)] == ["pass", "wharf indigo"]
+    assert [m.text(game.rules) for m in legal.legal_moves(game, elif_)] == ["pass", "wharf indigo"]
     assert legal.count_moves(game, elif_) == 2 and legal.to_move(game) == [elif_, dita]
-    assert Pass() not in legal.moves(game, dita) and legal.moves(game, priya) == []
+    assert Pass() not in legal.legal_moves(game, dita) and legal.legal_moves(game, priya) == []
     assert legal.accepts(game, elif_, Pass()) and not legal.accepts(game, dita, Pass()) and not legal.accepts(game, priya, Pass())

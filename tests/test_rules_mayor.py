@@ -261,17 +261,17 @@ def test_without_a_privilege_colonist_there_is_none_to_decline():
 
 
 def test_the_legal_moves_list_the_arrangements_of_the_privilege_declined_once_each():
+    from referee.documents.log import read_log
     from referee.engine import legal
     from referee.engine.game import Game
-    from referee.records.log import read_log
-    from referee.replays import replay_steps
+    from referee.jobs.replays import replay_steps
 
     text = round_1_with_ben("indigo")
     step = next(s for s in replay_steps(read_log(text, "game.yaml")) if s.kind == "move" and s.phase.role == "mayor")
     game: Game = step.game
     ben, cleo = 1, 2
-    moves = [m.text(game.rules) for m in legal.moves(game, ben)]
+    moves = [m.text(game.rules) for m in legal.legal_moves(game, ben)]
     assert moves == ["indigo, small market", "indigo", "small market"]  # taken, then declined
     assert legal.count_moves(game, ben) == 3 == len(set(moves))
-    assert all(legal.accepts(game, ben, m) for m in legal.moves(game, ben))
-    assert [m.text(game.rules) for m in legal.moves(game, cleo)] == ["corn", "small market"]  # no privilege: no decline
+    assert all(legal.accepts(game, ben, m) for m in legal.legal_moves(game, ben))
+    assert [m.text(game.rules) for m in legal.legal_moves(game, cleo)] == ["corn", "small market"]  # no privilege: no decline

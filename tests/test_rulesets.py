@@ -101,7 +101,7 @@ def test_a_log_can_name_a_ruleset_file(tmp_path):
         "ruleset: house.yaml\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo, sugar, corn, coffee]}\n"
         "phases:\n  - builder: Anna\n    moves:\n      - Anna: small market for 0\n      - Ben: small warehouse for 3\n",
     )
-    from referee.check import check_log
+    from referee.jobs.check import check_log
 
     report = check_log(log.read_bytes(), str(log), base_dir=tmp_path)
     assert report.errors == []
@@ -111,7 +111,7 @@ def test_a_log_can_name_a_ruleset_file(tmp_path):
 def test_a_bundled_ruleset_name_is_case_insensitive_like_every_name(written):
     """formats.md section 0: names match case-insensitively, space, '-' and '_' alike; a
     ruleset's name too (issue 15: `ruleset: Base` was refused)."""
-    from referee.names import normalize
+    from referee.wording import normalize
 
     assert load_ruleset(written).id == normalize(written).replace(" ", "-")
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from referee.schemas import KINDS, schema_for
+from referee.commands.schema import KINDS, schema_for
 from tests.conftest import FIXTURES, ROOT
 
 SCHEMAS = ROOT / "schemas"
@@ -15,7 +15,7 @@ SCHEMAS = ROOT / "schemas"
 @pytest.mark.parametrize("kind", KINDS)
 def test_committed_schema_is_up_to_date(kind):
     committed = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    assert committed == schema_for(kind), f"schemas/{kind}.schema.json is stale: run `python -m referee.schemas`"
+    assert committed == schema_for(kind), f"schemas/{kind}.schema.json is stale: run `python -m referee.commands.schema`"
 
 
 def _kind(path):
@@ -57,8 +57,8 @@ def test_every_game_log_schema_property_has_a_description():
 
 
 def test_the_quick_shape_check_knows_the_models_top_level_keys():
-    from referee.records.log import TOP_KEYS
-    from referee.records.log_model import GameLogModel
+    from referee.documents.log import TOP_KEYS
+    from referee.documents.log_model import GameLogModel
 
     assert set(GameLogModel.model_fields) == TOP_KEYS
 
@@ -68,8 +68,8 @@ def test_every_move_of_the_fixture_games_is_valid_for_pydantic():
 
     from pydantic import ValidationError
 
-    from referee.moves import Load, move_adapter
-    from referee.records.log import read_log
+    from referee.documents.log import read_log
+    from referee.moves.clauses import Load, move_adapter
 
     adapter = move_adapter()
     seen = set()
@@ -91,7 +91,7 @@ def test_every_move_of_the_fixture_games_is_valid_for_pydantic():
 def test_the_schema_command_prints_the_committed_schema_which_is_the_models(kind):
     from typer.testing import CliRunner
 
-    from referee.cli import app
+    from referee.commands.cli import app
 
     text = CliRunner().invoke(app, ["schema", kind]).output
     assert json.loads(text) == schema_for(kind) and text == json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n"

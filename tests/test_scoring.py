@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.check import check_log
 from referee.engine.state import Board
+from referee.jobs.check import check_log
+from referee.jobs.scoring import score, winners
 from referee.rulesets.load import load_ruleset
-from referee.scoring import score, winners
 from tests.conftest import FIXTURES, line_of
 
 BASE = load_ruleset("base")

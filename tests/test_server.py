@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server import make_server
+from referee.commands.server import make_server
 from tests.conftest import FIXTURES, QUARRY_LOG
 
 BROKEN = QUARRY_LOG
@@ -195,7 +195,7 @@ def test_serve_refuses_an_address_in_use():
 
 def test_serve_is_not_imported_by_the_other_commands():
     out = subprocess.run([sys.executable, "-X", "importtime", "-m", "referee", "validate", str(FIXTURES / "game-2p.yaml")], capture_output=True, text=True)
-    assert "referee.server" not in out.stderr and "http.server" not in out.stderr
+    assert "referee.commands.server" not in out.stderr and "http.server" not in out.stderr
 
 
 def test_the_page_is_a_file_of_the_package():

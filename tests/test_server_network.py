@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server import make_server
+from referee.commands.server import make_server
 from tests.conftest import FIXTURES
 
 EXAMPLE = (FIXTURES / "positions" / "formats-example.yaml").read_bytes()  # the contract's 0.3 s example

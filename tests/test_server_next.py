@@ -13,7 +13,7 @@ from http.client import HTTPConnection
 
 import pytest
 
-from referee.server import make_server
+from referee.commands.server import make_server
 from tests.conftest import FIXTURES, QUARRY_LOG
 
 

@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from referee.scoring import Score
-from referee.sheet import score_sheet
+from referee.jobs.check import score_sheet
+from referee.jobs.scoring import Score
 from tests.conftest import FIXTURES
 
 SHEETS = FIXTURES / "sheets"

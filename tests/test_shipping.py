@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.commands.cli import app
 from referee.diagnostics import InputError
+from referee.documents.position import Position, read_position
 from referee.engine.phases.captain import Captain
-from referee.records.position import Position, read_position
-from referee.shipping import Answer, Outcome, all_outcomes, answer
-from referee.shipping.phase import setup
+from referee.jobs.shipping import Answer, Outcome, all_outcomes, ship
+from referee.jobs.shipping.phase import setup
 from tests.conftest import FIXTURES
 from tests.shipping_reference import End, plain_ends, plain_guaranteed
 
@@ -58,13 +58,13 @@ def as_end(pos: Position, o: Outcome) -> End:
     return tuple(players), tuple((s.size, s.good, s.count) for s in o.ships)
 
 
-def ship(*args: str, stdin: str | None = None) -> tuple[int, str]:
+def ship_command(*args: str, stdin: str | None = None) -> tuple[int, str]:
     result = runner.invoke(app, ["ship", *args], input=stdin)
     return result.exit_code, result.output
 
 
 def ship_json(path: Path | str, *args: str) -> dict:  # type: ignore[type-arg]
-    code, out = ship(str(path), "--format", "json", *args)
+    code, out = ship_command(str(path), "--format", "json", *args)
     assert code == 0, out
     return json.loads(out)
 
@@ -81,7 +81,7 @@ def replay(pos: Position, moves: list[tuple[int, object]]) -> Captain:
 
 
 def test_the_ship_that_takes_the_most_is_the_only_one_allowed():
-    result = answer(position("""
+    result = ship(position("""
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
         players:
@@ -109,7 +109,7 @@ def test_ships_that_take_the_same_are_a_choice_and_both_outcomes_appear():
         ((4, None, 0), (5, None, 0), (6, None, 0)),  # on the 5-ship, which fills and is emptied
         ((4, None, 0), (5, None, 0), (6, "corn", 5)),  # on the 6-ship, which stays
     }
-    result = answer(position(text))
+    result = ship(position(text))
     assert not result.forced
     assert result.choices is not None and [c.move.text(result.position.rules) for c in result.choices.moves if c.move] == ["5 corn on 5", "5 corn on 6"]
 
@@ -150,14 +150,14 @@ def test_the_wharf_when_no_cargo_ship_fits_is_a_choice_never_a_duty():
         """
     found = {(o.players[1].vp, tuple(o.players[1].shipped.items()), tuple(o.players[1].lost.items())) for o in outcomes_of(text)}
     assert found == {(3, (("indigo", 3),), ()), (0, (), (("indigo", 2),))}  # used, or not
-    result = answer(position(text), 1)
+    result = ship(position(text), 1)
     assert (result.vp[1].guaranteed, result.vp[1].expected, result.vp[1].best) == (3, 3, 3)  # nobody can stop his wharf
     assert result.best is not None and result.best.move is not None and result.best.move.text() == "wharf indigo" and result.best.expected == 3
     assert result.choices is not None and [(c.move, c.expected) for c in result.choices.moves][1] == (None, 0)  # leaving it unused
 
 
 def test_the_captains_privilege_only_once():
-    result = answer(position("""
+    result = ship(position("""
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
         players:
@@ -189,7 +189,7 @@ def test_partly_filled_ships_stay_loaded():
 
 
 def test_nobody_has_a_choice_the_phase_is_forced_and_says_so():
-    code, out = ship(str(POSITIONS / "forced.yaml"))
+    code, out = ship_command(str(POSITIONS / "forced.yaml"))
     assert code == 0
     assert "forced: whatever anyone does" in out
     assert "choices" not in out
@@ -199,7 +199,7 @@ def test_nobody_has_a_choice_the_phase_is_forced_and_says_so():
 
 def test_choices_that_end_alike_are_not_forced_when_the_outcomes_differ():
     """Everyone is guaranteed their best, yet the corn may go on either empty ship: two outcomes."""
-    result = answer(position("""
+    result = ship(position("""
         ruleset: base
         ships: {4: empty, 5: empty, 6: empty}
         players:
@@ -237,7 +237,7 @@ def test_an_indifferent_player_is_taken_to_play_against_the_asker():
     alike; asked for Anna he takes the 4-ship (Anna 7), asked for Cleo the choice is Ben's to
     break by the engine's order, and Anna's best VP stays 10."""
     pos = read_position((POSITIONS / "formats-example.yaml").read_bytes(), "p.yaml")
-    result = answer(pos, 0)
+    result = ship(pos, 0)
     corn = next(c for c in result.choices.moves if c.move is not None and c.move.text() == "3 corn on 5")  # type: ignore[union-attr]
     assert (corn.guaranteed, corn.expected, corn.best) == (7, 7, 10)
 
@@ -262,7 +262,7 @@ def test_the_worked_example_of_formats_md_guarantees_anna_9_ben_4_cleo_0():
 
 
 def test_text_output_fits_a_screen_and_shows_the_choices():
-    code, out = ship(str(POSITIONS / "formats-example.yaml"), "--for", "Ben")
+    code, out = ship_command(str(POSITIONS / "formats-example.yaml"), "--for", "Ben")
     assert code == 0
     lines = out.splitlines()
     assert len(lines) <= 25
@@ -271,7 +271,7 @@ def test_text_output_fits_a_screen_and_shows_the_choices():
     assert "Ben's choices" in out and "best for Ben: wharf tobacco (4 VP expected in the phase)" in out
     assert [line.split() for line in lines if line.startswith("  wharf tobacco")] == [["wharf", "tobacco", "4", "4", "4", "<-", "expected", "play"]]
     assert "(--for Ben: where a player is indifferent between moves, they are taken to choose the one worst for Ben" in out
-    assert "--for" not in ship(str(POSITIONS / "formats-example.yaml"))[1]  # said only when asked
+    assert "--for" not in ship_command(str(POSITIONS / "formats-example.yaml"))[1]  # said only when asked
 
 
 def test_the_text_shows_the_eight_best_choices_and_says_how_many_more(tmp_path):
@@ -293,7 +293,7 @@ def test_the_text_shows_the_eight_best_choices_and_says_how_many_more(tmp_path):
     assert [m["expected"] for m in moves] == sorted((m["expected"] for m in moves), reverse=True)
     assert [m["move"] for m in moves if m.get("expected_play")] == ["2 corn on 4"] == [data["expected"]["moves"][0].removeprefix("Anna: ")]
     assert all(m["expected_play"] is True for m in moves if "expected_play" in m)
-    code, out = ship(str(path))
+    code, out = ship_command(str(path))
     assert code == 0
     lines = out.splitlines()
     top = lines.index("  move           guaranteed  expected  best")
@@ -310,9 +310,9 @@ def test_all_lists_every_outcome_and_limit_cuts_it():
     cut = ship_json(POSITIONS / "formats-example.yaml", "--all", "--limit", "2")
     assert cut["outcomes"] == data["outcomes"][:2] and cut["truncated"] is True
     assert "outcomes" not in ship_json(POSITIONS / "formats-example.yaml")
-    code, out = ship(str(POSITIONS / "formats-example.yaml"), "--limit", "2")
+    code, out = ship_command(str(POSITIONS / "formats-example.yaml"), "--limit", "2")
     assert code == 2 and "--limit goes with --all" in out
-    code, out = ship(str(POSITIONS / "formats-example.yaml"), "--all")
+    code, out = ship_command(str(POSITIONS / "formats-example.yaml"), "--all")
     assert code == 0 and "  5. " in out
 
 
@@ -329,9 +329,9 @@ def test_all_lists_every_outcome_and_limit_cuts_it():
     """,
 ])
 def test_the_outcome_list_writes_each_outcome_as_its_json_would(text):
-    from referee.output import json_text
+    from referee.jobs.shipping import lighthouse
     from referee.render.shipping import OutcomeTexts, outcome_json
-    from referee.shipping import lighthouse
+    from referee.wording import json_text
 
     pos = position(text)
     names, doubloons = [p.name for p in pos.players], lighthouse(pos)
@@ -355,12 +355,12 @@ def test_the_outcome_list_comes_in_the_same_order_from_run_to_run():
 
 
 def test_reads_standard_input():
-    code, out = ship("-", "--format", "json", stdin=(POSITIONS / "formats-example.yaml").read_text())
+    code, out = ship_command("-", "--format", "json", stdin=(POSITIONS / "formats-example.yaml").read_text())
     assert code == 0 and json.loads(out)["file"] == "<stdin>"
 
 
 def test_the_expansion_captain_powers_in_the_calculator():
-    result = answer(position((POSITIONS / "expansion-powers.yaml").read_text()))
+    result = ship(position((POSITIONS / "expansion-powers.yaml").read_text()))
     ends = list(all_outcomes(result.position))
     # Anna (the captain, library: privilege doubled) may ship her corn on the small wharf: 1 VP + 2
     assert any(o.players[0].shipped == {"corn": 2} and o.players[0].vp == 1 + 2 and o.ships[0].good is None and o.ships[1].good is None for o in ends)
@@ -417,7 +417,7 @@ def a_position(seed: int) -> Position | None:
 
 def check_against_the_plain_search(pos: Position, asker: int | None) -> Answer:
     """Every figure of the answer, and the outcome list, against the engine's exhaustive search."""
-    result = answer(pos, asker)
+    result = ship(pos, asker)
     plain = plain_ends(pos)
     listed = [as_end(pos, o) for o in all_outcomes(pos)]
     assert len(listed) == len(set(listed)) and set(listed) == plain  # every outcome, once
@@ -536,11 +536,11 @@ players:
 def test_a_bad_position_is_refused_with_exit_2_at_its_line(tmp_path, text, rule, line, words):
     path = tmp_path / "position.yaml"
     path.write_text(text)
-    code, out = ship(str(path))
+    code, out = ship_command(str(path))
     assert code == 2, out
     hits = [row for row in out.splitlines() if f"error[{rule}]" in row and words in row]
     assert hits and hits[0].startswith(f"{path}:{line}:"), out
-    code, out = ship(str(path), "--format", "json")
+    code, out = ship_command(str(path), "--format", "json")
     assert code == 2
     obj = json.loads(out)
     assert obj["valid"] is False and (rule, line) in [(e["rule"], e["line"]) for e in obj["errors"]]
@@ -559,13 +559,13 @@ def test_every_problem_of_a_position_is_reported():
 
 
 def test_an_unknown_for_player_is_refused_with_exit_2():
-    code, out = ship(str(POSITIONS / "formats-example.yaml"), "--for", "Dan")
+    code, out = ship_command(str(POSITIONS / "formats-example.yaml"), "--for", "Dan")
     assert code == 2
     assert out.startswith(f"{POSITIONS / 'formats-example.yaml'}:6:1: error[ship.unknown-player]: --for: 'Dan' is not a player")
 
 
 def test_a_missing_file_is_refused_with_exit_2():
-    code, out = ship("no-such-position.yaml")
+    code, out = ship_command("no-such-position.yaml")
     assert code == 2
     assert "error[input.not-found]" in out
 

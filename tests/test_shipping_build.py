@@ -1,4 +1,4 @@
-"""The shipping search's two builds (referee/shipping/compiled.py, hatch_build.py): which one runs,
+"""The shipping search's two builds (referee/jobs/shipping/compiled.py, hatch_build.py): which one runs,
 and that both give the same answers, byte for byte.
 
 `REFEREE_EXPECT_BUILD` (CI sets it: `compiled` for the whole suite, `plain` for the shipping
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-import referee.shipping
-from referee.shipping import build, compiled
+import referee.jobs.shipping
+from referee.jobs.shipping import build, compiled
 from tests.conftest import FIXTURES, ROOT
 
 # `referee ship --format json` (with `--all --limit 20` where asked) of each position given on
@@ -27,11 +27,12 @@ from tests.conftest import FIXTURES, ROOT
 # environment chooses
 ANSWERS = """
 import json, sys
-from referee.ship_command import ship_report
-from referee.shipping import build
+from referee.commands.ship import ShipRequest, ship_report
+from referee.documents.inputs import Input
+from referee.jobs.shipping import build
 print(build())
 for text, every in json.loads(sys.stdin.read()):
-    pieces, code = ship_report(text.encode(), "position.yaml", as_json=True, every=every, limit=20 if every else None)
+    pieces, code = ship_report(Input(text.encode(), "position.yaml", None), ShipRequest(as_json=True, every=every, limit=20 if every else None))
     print(json.dumps([code, "".join(pieces)]))
 """
 
@@ -42,7 +43,7 @@ def test_the_build_running_is_said_and_is_the_one_imported(capsys: pytest.Captur
         print(f"\nshipping search: {running} build ({compiled.REASON or 'mypyc'})")
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     for name in compiled.SEARCH:
-        module = sys.modules[f"referee.shipping.{name}"]
+        module = sys.modules[f"referee.jobs.shipping.{name}"]
         origin = module.__spec__.origin if module.__spec__ is not None else None
         assert origin is not None
         assert origin.endswith(suffixes) == (running == "compiled"), f"{name} is imported from {origin}, the {running} build"
@@ -52,7 +53,7 @@ def test_the_build_running_is_said_and_is_the_one_imported(capsys: pytest.Captur
     expected = os.environ.get("REFEREE_EXPECT_BUILD")
     if expected:
         assert running == expected, f"the {expected} build was expected: {compiled.REASON}"
-    assert referee.shipping.build is build
+    assert referee.jobs.shipping.build is build
 
 
 def test_a_source_changed_since_compiled_runs_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

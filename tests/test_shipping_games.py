@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from referee.documents.log import GameRecord, read_log
+from referee.documents.position import read_position
+from referee.documents.write_position import captain_position
 from referee.engine.game import Game
-from referee.play import play, to_log
-from referee.records.log import GameRecord, read_log
-from referee.records.position import read_position
-from referee.records.write_position import captain_position
+from referee.jobs.play import play, to_log
+from referee.jobs.shipping import Outcome, all_outcomes, ship
 from referee.rulesets.load import load_ruleset
-from referee.shipping import Outcome, all_outcomes, answer
 
 CORPUS = Path(__file__).parent / "corpus"
 # random-play games (ruleset, seed) whose captain phases have libraries (1, 45), storehouses (2, 4),
@@ -100,7 +100,7 @@ def test_every_captain_phase_a_game_played_is_an_outcome_within_best(name: str, 
     assert phases, f"{name} has captain phases"
     for number, phase in enumerate(phases, 1):
         position = read_position(phase.position, f"{name}, captain phase {number}")
-        summary = answer(position)
+        summary = ship(position)
         where = f"{name}, captain phase {number}:\n{phase.position}"
         assert any(matches(outcome, phase) for outcome in all_outcomes(position)), f"the phase as played is not among the outcomes: {where}"
         for p, vp in enumerate(phase.vp):

@@ -1,4 +1,4 @@
-"""The shipping calculator's reductions (`referee.shipping.phase.Reductions`) change no answer.
+"""The shipping calculator's reductions (`referee.jobs.shipping.phase.Reductions`) change no answer.
 
 Each reduction is exact by an argument (docs/shipping.md, the modules' docstrings); here each is
 checked against the search without it (`PLAIN`), itself checked against the plain exhaustive
@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.diagnostics import InputError
-from referee.records.position import Position, read_position
-from referee.shipping import answer
-from referee.shipping.phase import ALL, PLAIN, CaptainPhase, Reductions
+from referee.documents.position import Position, read_position
+from referee.jobs.shipping import ship
+from referee.jobs.shipping.phase import ALL, PLAIN, CaptainPhase, Reductions
 from tests.test_shipping import check_against_the_plain_search, position, random_position
 
 SCALE = int(os.environ.get("REFEREE_FUZZ_SCALE", "1"))  # more (and new) random positions for a nightly run
@@ -57,8 +57,8 @@ def reduction_position(rng: random.Random) -> Position | None:
 
 def same_answer(position: Position, asker: int | None, reductions: Reductions) -> None:
     """The answer with `reductions` is the answer without any (all but the count of states)."""
-    plain = dataclasses.replace(answer(position, asker, reductions=PLAIN), states=0)
-    reduced = dataclasses.replace(answer(position, asker, reductions=reductions), states=0)
+    plain = dataclasses.replace(ship(position, asker, reductions=PLAIN), states=0)
+    reduced = dataclasses.replace(ship(position, asker, reductions=reductions), states=0)
     assert reduced == plain
 
 
@@ -108,8 +108,8 @@ def test_a_player_whose_kinds_all_fit_their_ships_drops_out_with_their_loads():
     for asker in (None, 0, 1, 2):
         check_against_the_plain_search(pos, asker)  # the expected line is one the engine accepts
         same_answer(pos, asker, ALL)
-    assert answer(pos).states == 1 < answer(pos, reductions=PLAIN).states
-    result = answer(pos, 0)
+    assert ship(pos).states == 1 < ship(pos, reductions=PLAIN).states
+    result = ship(pos, 0)
     assert result.choices is not None and result.choices.player == 0
     moves = [c.move.text(pos.rules) for c in result.choices.moves if c.move is not None]
     assert {"2 corn on 4", "2 sugar on 5", "small wharf corn 1"} <= set(moves)
@@ -129,7 +129,7 @@ def test_barrels_certain_to_be_loaded_count_as_turns():
         """)
     for asker in (None, 0, 1, 2):
         same_answer(pos, asker, EACH["tokens"])
-    assert answer(pos, reductions=EACH["tokens"]).states < answer(pos, reductions=PLAIN).states
+    assert ship(pos, reductions=EACH["tokens"]).states < ship(pos, reductions=PLAIN).states
 
 
 def test_dead_barrels_count_as_storage_treats_them():
@@ -147,4 +147,4 @@ def test_dead_barrels_count_as_storage_treats_them():
     for asker in (None, 0, 1, 2):
         same_answer(pos, asker, EACH["storage"])
         check_against_the_plain_search(pos, asker)
-    assert answer(pos, reductions=EACH["storage"]).states < answer(pos, reductions=PLAIN).states
+    assert ship(pos, reductions=EACH["storage"]).states < ship(pos, reductions=PLAIN).states

@@ -8,7 +8,7 @@ import json
 
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.commands.cli import app
 from tests.conftest import FIXTURES
 
 LIGHTHOUSE = (FIXTURES / "positions" / "expansion-powers.yaml").read_text()  # Ben's lighthouse pays a doubloon

@@ -19,11 +19,11 @@ import textwrap
 
 import pytest
 
-from referee.check import check_log
 from referee.diagnostics import InputError
-from referee.play import play, to_log
+from referee.documents.sheet import read_sheet
+from referee.jobs.check import check_log, score_sheet
+from referee.jobs.play import play, to_log
 from referee.rulesets.load import load_ruleset
-from referee.sheet import read_sheet, score_sheet
 from tests.conftest import FIXTURES, assert_error, assert_valid, board, check, game_log, line_of, replayed
 
 TWO = ("Anna", "Ben")
@@ -530,8 +530,8 @@ def test_fixture_two_player_game_validates_complete_and_scores_as_computed_by_ha
 
 
 def test_fixture_two_player_game_ends_after_round_11_by_city_and_colonists():
-    from referee.records.log import read_log
-    from referee.replays import replay
+    from referee.documents.log import read_log
+    from referee.jobs.replays import replay
 
     run = replay(read_log(GAME_2P.read_text(), GAME_2P.name))
     assert run.error is None and run.complete

@@ -14,40 +14,44 @@ from pathlib import Path
 
 import pytest
 
-from referee import workers
-from referee.batch import check_all
+from referee.jobs import verdict, workers
+from referee.jobs.batch import check_all
+from referee.jobs.verdict import Options, Verdict
+from referee.render.report import report_json
 from tests.conftest import FIXTURES, linked_logs
 
 GAMES = sorted(str(p) for p in FIXTURES.glob("game-*.yaml"))
-CHECK = workers._check_path
+CHECK = verdict.verdict_of_path
+JSON = Options(None, False, report_json)  # the verdicts of `referee validate --format json`
 
 
-def dying(path: str, *args: object) -> tuple[int, str]:
+def dying(path: str, options: Options) -> Verdict:
     """A worker's check that dies on the file named poison.yaml (as the out-of-memory killer
     would end it), and checks every other file as usual."""
     if path.endswith("poison.yaml"):
         os.kill(os.getpid(), signal.SIGKILL)
-    return CHECK(path, *args)  # type: ignore[arg-type]
+    return CHECK(path, options)
 
 
 def test_results_come_in_input_order_as_with_one_process():
     items: list = [*GAMES, str(FIXTURES / "no-such.yaml"), *GAMES]
-    assert list(check_all(items, None, False, "json", jobs=2)) == list(check_all(items, None, False, "json", jobs=1))
+    assert list(check_all(items, JSON, jobs=2)) == list(check_all(items, JSON, jobs=1))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers inherit the test's stand-in")
 def test_a_worker_that_dies_costs_only_the_file_it_was_checking(monkeypatch, tmp_path):
     poison = tmp_path / "poison.yaml"
     shutil.copy(GAMES[0], poison)
-    monkeypatch.setattr(workers, "_check_path", dying)
+    monkeypatch.setattr(verdict, "verdict_of_path", dying)  # in a batch of files
+    monkeypatch.setattr(workers, "verdict_of_path", dying)  # and alone
     items: list = [*GAMES, str(poison), *GAMES]
-    results = list(check_all(items, None, False, "json", jobs=2))
+    results = list(check_all(items, JSON, jobs=2))
     assert len(results) == len(items)
-    files = [json.loads(text)["file"] for _, text in results]
+    files = [json.loads(result.output)["file"] for result in results]  # type: ignore[arg-type]
     assert files == items  # every file reported, in order
-    dead = json.loads(results[len(GAMES)][1])
-    assert results[len(GAMES)][0] == 2 and dead["errors"][0]["rule"] == "internal.worker-died"
-    assert all(code == 0 for i, (code, _) in enumerate(results) if i != len(GAMES))
+    dead = json.loads(results[len(GAMES)].output)  # type: ignore[arg-type]
+    assert results[len(GAMES)].exit_code == 2 and dead["errors"][0]["rule"] == "internal.worker-died"
+    assert all(result.exit_code == 0 for i, result in enumerate(results) if i != len(GAMES))
 
 
 def test_sigterm_stops_the_workers_with_the_parent(tmp_path):

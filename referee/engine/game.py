@@ -2,7 +2,7 @@
 
 `Game` is the one checked entry point: `choose_role`, `play`, `finish_phase` raise
 `RuleViolation` (with a rule id and a sentence saying what was allowed) and leave scoring to
-`referee.scoring`. It knows nothing of files: the replay feeds it moves from a log.
+`referee.jobs.scoring`. It knows nothing of files: the replay feeds it moves from a log.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
 from referee.engine.selection import selection_problems
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
-from referee.moves import AnyMove, Keep, Pass
+from referee.moves.clauses import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
-from referee.text import count, listing
+from referee.wording import count, listing
 
 
 class Game:

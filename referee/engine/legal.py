@@ -16,7 +16,7 @@ from referee.engine.game import Game
 from referee.engine.phases.base import TurnPhase
 from referee.engine.phases.captain import best_keeps, keep_fits, storage
 from referee.engine.phases.mayor import Mayor
-from referee.moves import AnyMove, Keep, Pass
+from referee.moves.clauses import AnyMove, Keep, Pass
 
 
 def roles(game: Game) -> list[tuple[str, int | None]]:
@@ -33,7 +33,7 @@ def to_move(game: Game) -> list[int]:
     return game.phase.to_move() if game.phase is not None else []
 
 
-def moves(game: Game, p: int) -> list[AnyMove]:
+def legal_moves(game: Game, p: int) -> list[AnyMove]:
     """Every legal move of player `p` now (skipping earlier players as passes), in log notation order."""
     return game.legal_moves(p)
 

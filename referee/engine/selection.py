@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.rulesets.rules import Rules
-from referee.text import listing
+from referee.wording import listing
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.decisions import Decision, NextReport
-from referee.output import printable
+from referee.jobs.decisions import Decision, NextReport
 from referee.render.report import report_object, report_text
-from referee.text import count
+from referee.wording import count, printable
 
 SHOWN_MOVES = 40  # moves listed in text, at most (a mayor's arrangements may number thousands)
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import Diagnostic
-from referee.output import json_text, printable, rich_text
+from referee.jobs.scoring import Score, winners
 from referee.render.tables import table
-from referee.scoring import Score, winners
-from referee.text import count
+from referee.wording import count, json_text, printable, rich_text
 
 if TYPE_CHECKING:  # the checking pipeline (replay, engine) is not needed to render a diagnostic
-    from referee.check import LogReport
+    from referee.jobs.check import LogReport
 
 
 def diagnostic_line(d: Diagnostic, file: str) -> str:

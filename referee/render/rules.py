@@ -8,11 +8,10 @@ from functools import partial
 from typing import Any
 
 from referee.diagnostics import InputError
-from referee.output import json_text, printable
 from referee.render.tables import table
 from referee.rulesets.compiled import plain
 from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
-from referee.text import a, count, listing
+from referee.wording import a, count, json_text, listing, printable
 
 
 def power(b: Building, rules: Rules) -> str:

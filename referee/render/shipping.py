@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referee.moves import AnyMove
-from referee.output import json_text
-from referee.records.position import Position, ShipRecord
+from referee.documents.position import Position, ShipRecord
+from referee.jobs.shipping.outcomes import Outcome, PlayerOutcome
+from referee.jobs.shipping.summary import Answer, Choices
+from referee.moves.clauses import AnyMove
 from referee.render.tables import table
 from referee.rulesets.rules import Rules
-from referee.shipping.outcomes import Outcome, PlayerOutcome
-from referee.shipping.summary import Answer, Choices
-from referee.text import count
+from referee.wording import count, json_text
 
 SHOWN_CHOICES = 8  # the most choices the text shows (a small wharf may offer dozens); the JSON has them all
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from referee.output import printable
+from referee.wording import printable
 
 
 def table(rows: Sequence[Sequence[str]], right: Collection[int] = (), indent: str = "") -> list[str]:

@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
-from referee.names import normalize
-from referee.output import printable
+from referee.located.tree import Unreadable, YNode, read_document, read_yaml
 from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model, decode, encode
 from referee.rulesets.rules import Rules
-from referee.source import Unreadable, YNode, read_document, read_yaml
+from referee.wording import normalize, printable
 
 _ID_LISTS = ("goods", "roles", "buildings")
 
@@ -104,7 +103,7 @@ def _load(path: str) -> Rules:
 
 def _validate(layers: list[YNode], path: str) -> Any:
     """The merged layers checked by the pydantic models (imported only here, on a cache miss)."""
-    from referee.modelcheck import validate
+    from referee.located.model_check import validate
     from referee.rulesets.model import Ruleset
 
     merged = layers[0]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeAlias
 
-from referee.names import did_you_mean, normalize
-from referee.text import listing
+from referee.wording import did_you_mean, listing, normalize
 
 # Name categories a log can use.
 GOOD, QUARRY, BUILDING, ROLE = "good", "quarry", "building", "role"
@@ -31,7 +30,7 @@ class Rules:
 
     def __init__(self, model: Any) -> None:
         self.model = model
-        self.memo: dict[tuple[str, str], Any] = {}  # move texts read in this ruleset (`referee.moves.read_written`)
+        self.memo: dict[tuple[str, str], Any] = {}  # move texts read in this ruleset (`referee.moves.clauses.read_written`)
         self.id = model.id
         self.terms = model.terms
         self.goods: tuple[str, ...] = tuple(g.id for g in model.goods)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
-from referee.moves import AnyMove, Keep, Pass
+from referee.moves.clauses import AnyMove, Keep, Pass
 
 if TYPE_CHECKING:
     from referee.engine.game import Game

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
-from referee.moves import SAN_JUAN, AnyMove, Build, Pass
+from referee.moves.clauses import SAN_JUAN, AnyMove, Build, Pass
 from referee.rulesets.rules import Building
-from referee.text import count, plural
+from referee.wording import count, plural
 
 
 class Builder(TurnPhase):

@@ -1,7 +1,7 @@
 """Captain phase: loading the cargo ships, the wharf, storage, unloading full ships.
 
 The loading rules live here once, as functions over ships and boards; the replay and the
-shipping calculator (`referee.shipping`) both play the phase through `Captain`.
+shipping calculator (`referee.jobs.shipping`) both play the phase through `Captain`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any, NoReturn
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.state import Board, CargoShip
-from referee.moves import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
+from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
-from referee.text import count, listing
+from referee.wording import count, listing
 
 
 def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int], good: object, barrels: int) -> tuple[int, tuple[int, ...]]:

@@ -8,9 +8,9 @@ from itertools import product
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
-from referee.moves import AnyMove, Extra, Keep, Pass
+from referee.moves.clauses import AnyMove, Extra, Keep, Pass
 from referee.rulesets.rules import Rules
-from referee.text import count, listing
+from referee.wording import count, listing
 
 
 def capacity(board_buildings: dict[str, int], manned: dict[str, int], rules: Rules, good: str) -> int:

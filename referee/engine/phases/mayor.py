@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import COLONISTS
-from referee.moves import AnyMove, Arrange, Keep
+from referee.moves.clauses import AnyMove, Arrange, Keep
 from referee.rulesets.rules import Rules
-from referee.text import count
+from referee.wording import count
 
 if TYPE_CHECKING:
     from referee.engine.state import Board

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import Phase
-from referee.moves import AnyMove, Pass
+from referee.moves.clauses import AnyMove, Pass
 
 
 class Prospector(Phase):

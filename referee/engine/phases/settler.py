@@ -8,8 +8,8 @@ from typing import NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.moves import AnyMove, Keep, Pass, Settle
-from referee.text import a, listing
+from referee.moves.clauses import AnyMove, Keep, Pass, Settle
+from referee.wording import a, listing
 
 
 class Settler(TurnPhase):

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
-from referee.moves import AnyMove, Keep, Pass, Sell
-from referee.text import count, listing
+from referee.moves.clauses import AnyMove, Keep, Pass, Sell
+from referee.wording import count, listing
 
 
 class Trader(TurnPhase):

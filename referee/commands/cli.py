@@ -1,0 +1,650 @@
+"""The `referee` command line: arguments in, one API call, output out (formats.md section 4).
+
+Kept thin and quick to start: the engine and the rulesets are imported only by the commands
+that need them, so `referee --help` loads neither.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from referee.wording import listing, printable
+
+SEARCH_QUIET = 0.5  # seconds of a shipping search before its status line shows on a terminal
+
+app = typer.Typer(
+    name="referee",
+    help="Rules referee and score tool for the board game Puerto Rico: validate game logs, score games and score sheets, calculate captain phases.",
+    no_args_is_help=True,
+    add_completion=True,  # --install-completion, --show-completion
+    pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # docstring paragraphs reflow to the terminal's width
+)
+
+
+class Format(str, Enum):
+    """Output format."""
+
+    text = "text"
+    json = "json"
+
+
+class CheckFormat(str, Enum):
+    """Output format of the commands that check documents (validate, score)."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+def _version(value: bool) -> None:
+    if value:
+        from referee.version import __version__
+
+        print(f"referee {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", help="Print referee's version and exit.", callback=_version, is_eager=True)] = False,
+) -> None:
+    """Rules referee and score tool for the board game Puerto Rico."""
+
+
+FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output: text for people, json (one object per file per line) for programs.")]
+CheckFormatOption = Annotated[
+    CheckFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Output: text for people; json (one object per file per line) for programs; github (workflow annotations); sarif (SARIF 2.1.0, for code scanning).",
+    ),
+]
+RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
+
+
+@app.command()
+def validate(
+    files: Annotated[list[str], typer.Argument(help="Game logs (YAML); directories are searched for *.yaml; '-' reads standard input.", show_default=False)],
+    ruleset: RulesetOption = None,
+    format: CheckFormatOption = CheckFormat.text,
+    provisional: Annotated[bool, typer.Option("--provisional", help="Include (provisional) scores for games in progress.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Check the files in this many processes.")] = 1,
+    summary: Annotated[
+        bool | None, typer.Option("--summary/--no-summary", help="A summary line on stderr (default: with several files, on a terminal).")
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Check on a Dask cluster: a scheduler's address (tcp://HOST:PORT; its workers must see the same paths) or local:N (N worker processes here). Needs referee[dask].",
+        ),
+    ] = None,
+    only_logs: Annotated[
+        bool,
+        typer.Option("--only-logs", help="Skip files that are not game logs (score sheets, positions, other YAML), as in a folder; for pre-commit."),
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="With --cluster: show Dask's own log messages and warnings on stderr.")] = False,
+) -> None:
+    """Replay each game log against the rules; report the first illegal move of each.
+
+    Exit code 0: all valid (a game in progress is valid so far); 1: a rule was broken;
+    2: a file could not be read.
+    """
+    from collections import Counter
+    from functools import partial
+
+    from referee.documents.inputs import expand
+    from referee.jobs.batch import check_all
+    from referee.jobs.verdict import Options
+    from referee.render.report import report_in, report_object
+
+    if cluster is not None and jobs > 1:
+        print(printable(f"{cluster}: error[usage.cluster]: --cluster and --jobs are two ways to spread the work: give one"))
+        raise typer.Exit(2)
+    paths = expand(files)
+    skipped: Counter[str] = Counter()
+    # SARIF is written whole, from every report's object; the other formats a report at a time
+    options = Options(ruleset, provisional, report_object if format is CheckFormat.sarif else partial(report_in, style=format.value))
+    counts = [0, 0, 0]  # exit codes 0, 1, 2
+    show_progress = format is CheckFormat.text and len(paths) > 1 and sys.stdout.isatty() and sys.stderr.isatty()
+    reports: list[dict[str, object]] = []
+    cluster_errors: tuple[type[Exception], ...] = ()  # the cluster's module (and Dask) only when one is asked for
+    if cluster is not None:
+        from referee.jobs.cluster import ClusterError
+
+        cluster_errors = (ClusterError,)
+    try:
+        with _progress(len(paths), show_progress) as tick:
+            for verdict in check_all(paths, options, jobs, tick, only_logs, cluster, verbose):
+                if verdict.skipped is not None:
+                    skipped[verdict.skipped] += 1
+                    continue
+                counts[verdict.exit_code] += 1
+                _done(verdict.exit_code)
+                if isinstance(verdict.output, dict):  # SARIF
+                    reports.append(verdict.output)
+                elif verdict.output:  # github: a valid log has no annotation
+                    print(verdict.output, flush=show_progress)
+    except cluster_errors as exc:
+        print(printable(f"{cluster}: error[usage.cluster]: {exc}"))
+        raise typer.Exit(2) from None
+    if format is CheckFormat.sarif:
+        from referee.render.sarif import sarif_document
+
+        print(sarif_document(reports))
+    sys.stdout.flush()
+    checked = sum(counts)
+    if skipped:
+        print(printable(f"skipped {_skipped_text(skipped)}: not game logs"), file=sys.stderr)
+        if not checked:
+            where = ", ".join(files)
+            print(printable(f"{where}: error[input.no-logs]: no game logs found in {where}, only other documents"))
+            counts[2] += 1
+    if summary or (summary is None and len(paths) > 1 and sys.stderr.isatty()):
+        bad = counts[1] + counts[2]
+        unreadable = f" ({counts[2]} could not be read)" if counts[2] else ""
+        print(f"checked {checked} logs: {counts[0]} valid, {bad} with errors{unreadable}", file=sys.stderr)
+    worst = 2 if counts[2] else 1 if counts[1] else 0
+    raise typer.Exit(worst)
+
+
+def _skipped_text(skipped: dict[str, int]) -> str:
+    """'2 score sheets (read by `referee score --sheet FILE`) and 1 other YAML file'."""
+    from referee.documents.kind import READ_BY
+
+    parts = []
+    for kind, number in sorted(skipped.items()):
+        words = kind if number == 1 else kind.replace("file", "files") if kind.endswith("file") else kind + "s"
+        parts.append(f"{number} {words}" + (f" (read by `{READ_BY[kind]}`)" if kind in READ_BY else ""))
+    return listing(parts, "and")
+
+
+@contextmanager
+def _progress(total: int, show: bool) -> Iterator[Callable[[], None] | None]:
+    """A rich progress bar on stderr while checking many files on a terminal; nothing otherwise."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True, soft_wrap=True), transient=True) as bar:
+        task = bar.add_task("logs", total=total)
+        yield lambda: bar.advance(task)
+
+
+@contextmanager
+def _searching(show: bool) -> Iterator[Callable[[int], None] | None]:
+    """A status line on stderr while a long shipping search runs on a terminal (from
+    `SEARCH_QUIET` seconds on: a quick answer shows none), gone before the answer is written."""
+    if not show:
+        yield None
+        return
+    started = time.monotonic()
+    shown: list[Any] = []  # the rich Progress and its task, once the search has taken long enough
+
+    def progress(states: int) -> None:
+        if not shown:
+            if time.monotonic() - started < SEARCH_QUIET:
+                return
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            bar = Progress(
+                SpinnerColumn(),
+                TextColumn("searching the captain phase: {task.completed:,} positions valued"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            shown.extend([bar, bar.add_task("search", total=None, completed=states)])
+            bar.start()
+        shown[0].update(shown[1], completed=states)
+
+    try:
+        yield progress
+    finally:
+        if shown:
+            shown[0].stop()
+
+
+@app.command()
+def score(
+    file: Annotated[str, typer.Argument(help="A game log, or with --sheet a score sheet; '-' reads standard input.", show_default=False)],
+    sheet: Annotated[bool, typer.Option("--sheet", help="FILE is an end-of-game score sheet, not a game log.")] = False,
+    ruleset: RulesetOption = None,
+    format: CheckFormatOption = CheckFormat.text,
+    provisional: Annotated[bool, typer.Option("--provisional", help="Accepted for symmetry: a game in progress is always scored provisionally here.")] = True,
+) -> None:
+    """Final scores of a game, every part shown (provisional for a game in progress).
+
+    Shipping VP, building VP, each large building's bonus, tie-break, rank and winner; a score
+    sheet (formats.md section 2) is scored the same way.
+    """
+    from referee.diagnostics import internal_error
+    from referee.documents.inputs import read_input
+    from referee.jobs.check import LogReport, check_log
+    from referee.render import report as render
+
+    item = read_input(file)
+    try:
+        if item.data is None:
+            assert item.error is not None
+            report = LogReport(item.name, errors=[item.error])
+        elif sheet:
+            from referee.jobs.check import score_sheet
+
+            report = score_sheet(item.data, item.name, ruleset, item.base)
+        else:
+            report = check_log(item.data, item.name, ruleset, True, item.base)
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        report = LogReport(item.name, errors=[internal_error(item.name, exc)])
+    _done(report.exit_code)
+    if format is CheckFormat.json:
+        print(render.report_json(report))
+    elif format is CheckFormat.github:
+        if report.errors:
+            print(render.report_in(report, "github"))
+    elif format is CheckFormat.sarif:
+        from referee.render.sarif import sarif_document
+
+        print(sarif_document([render.report_object(report)]))
+    elif report.scores is None:
+        print(render.report_text(report))
+    elif report.errors:  # a written result that disagrees: the mismatch, then the scores as replayed
+        print("\n".join(render.diagnostic_line(d, report.file) for d in report.errors))
+        print(render.scores_text(report))
+    elif sys.stdout.isatty():
+        from rich.console import Console
+
+        Console().print(render.scores_rich(report))
+    else:
+        print(render.scores_text(report))
+    raise typer.Exit(report.exit_code)
+
+
+class SchemaKind(str, Enum):
+    """A document kind with a JSON Schema."""
+
+    game_log = "game-log"
+    score_sheet = "score-sheet"
+    shipping_position = "shipping-position"
+    ruleset = "ruleset"
+
+
+@app.command()
+def schema(
+    kind: Annotated[SchemaKind, typer.Argument(help="Which document's schema.", show_default=False)],
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", "-r", help="Checked to exist; the schemas are the same for every ruleset (names are matched when a document is read)."),
+    ] = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """Print the JSON Schema of a game log, score sheet, shipping position or ruleset.
+
+    The schema is JSON in both formats: text indents it, json prints it on one line."""
+    from referee.commands.schema import committed
+
+    if ruleset is not None:
+        _ruleset_or_exit(ruleset)
+    text = committed(kind.value)  # the committed file, kept equal to the models' schema by a test: no model is built here
+    if format is Format.json:
+        import json
+
+        text = json.dumps(json.loads(text), ensure_ascii=False)
+    print(text.rstrip("\n"))
+
+
+def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
+    """The ruleset, or its diagnostics and exit code 2."""
+    from referee.diagnostics import InputError
+    from referee.render.report import diagnostic_line
+    from referee.rulesets.load import load_ruleset
+
+    try:
+        return load_ruleset(name, Path.cwd())
+    except InputError as exc:
+        for d in exc.diagnostics:
+            print(diagnostic_line(d, name))
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def rules(
+    ruleset: Annotated[
+        str | None, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, 1897-expansion-1) or a path.  [default: base]", show_default=False)
+    ] = None,
+    building: Annotated[str | None, typer.Option("--building", "-b", help="Show one building in detail.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="The numbers of a game of this many players (setup, quarries, copies).")] = None,
+    format: FormatOption = Format.text,
+    override: Annotated[str | None, typer.Option("--ruleset", "-r", help="The ruleset to show (instead of RULESET).")] = None,
+) -> None:
+    """The ruleset's buildings and numbers as readable tables."""
+    from referee.render.rules import rules_json, rules_text
+    from referee.wording import normalize
+
+    if override is not None and ruleset is not None and normalize(override) != normalize(ruleset):
+        print(printable(f"{ruleset}: error[usage.ruleset]: two rulesets given, {ruleset} and --ruleset {override}: give one"))
+        raise typer.Exit(2)
+    ruleset = override or ruleset or "base"
+    loaded = _ruleset_or_exit(ruleset)
+    refused = loaded.not_for(players) if players is not None else None
+    if refused is not None:
+        print(printable(f"{ruleset}: error[rules.players]: {refused}"))
+        raise typer.Exit(2)
+    try:
+        if format is Format.json:
+            print(rules_json(loaded, building))
+        else:
+            print(rules_text(loaded, building, players))
+    except KeyError as exc:
+        print(printable(f"{ruleset}: error[rules.unknown-building]: {exc.args[0]}"))
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Number of players.")] = 3,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed: the same seed gives the same game.")] = 0,
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset: base, expansion-1, 1897, 1897-expansion-1, or a path.")] = "base",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the log to this file instead of standard output.")] = None,
+) -> None:
+    """Play a complete random legal game and print it as a canonical game log."""
+    from referee.jobs.play import play as play_game
+    from referee.jobs.play import to_log
+
+    rules = _ruleset_or_exit(ruleset)
+    refused = rules.not_for(players)
+    if refused is not None:
+        print(printable(f"{ruleset}: error[play.players]: {refused}"))
+        raise typer.Exit(2)
+    text = to_log(play_game(rules, players, seed), _ruleset_as_written(ruleset, output))
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(printable(f"{output}: error[output.unwritable]: cannot write the log: {exc.strerror or exc}"))
+        raise typer.Exit(2) from None
+
+
+def _ruleset_as_written(ruleset: str, output: Path | None) -> str:
+    """The `ruleset` key of a written log: a bundled name as given; a path (relative to the
+    working directory) made relative to the written file's folder, where a reader looks for it."""
+    from referee.rulesets.load import names_a_file
+
+    if not names_a_file(ruleset):
+        return ruleset
+    base = (output.parent if output is not None else Path()).resolve()
+    return Path(os.path.relpath(Path(ruleset).resolve(), base)).as_posix()
+
+
+class _Done:
+    """The exit code of the work done so far: what a broken pipe ends the process with."""
+
+    code = 0
+
+
+def _done(code: int) -> None:
+    _Done.code = max(_Done.code, code)
+
+
+class _Output:
+    """Standard output that ends the process cleanly when it cannot be written: a reader that
+    stopped reading (`| head -1`) ends it quietly with the exit code of the work done so far; a
+    write error (a full disk) with one line on stderr and exit code 2. Never a traceback."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._inner.write(text))
+        except OSError as exc:
+            self._failed(exc)
+
+    def flush(self) -> None:
+        try:
+            self._inner.flush()
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: OSError) -> NoReturn:
+        with contextlib.suppress(OSError, ValueError):  # later flushes (at exit) go nowhere
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._inner.fileno())
+        if isinstance(exc, BrokenPipeError):
+            raise SystemExit(_Done.code)
+        sys.stderr.write(f"referee: cannot write the output: {exc.strerror or exc}\n")
+        raise SystemExit(2)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+@app.command()
+def serve(
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port to serve on (0: any free one).")] = 8787,
+    host: Annotated[str, typer.Option("--host", help="The address to bind: this machine only by default; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+) -> None:
+    """The score sheet, the shipping calculator and the log check as a page in the browser
+    (and their JSON API: POST /api/validate, /api/score-sheet, /api/ship)."""
+    refused = _host_refused(host)
+    if refused:
+        print(printable(f"--host {host!r}: error[usage.host]: {refused}"))
+        raise typer.Exit(2)
+    from referee.commands.server import serve as run
+
+    try:
+        run(host, port, open_browser)
+    except OSError as exc:
+        print(printable(f"{host}:{port}: error[serve.address]: cannot serve there: {exc.strerror or exc}"))
+        raise typer.Exit(2) from None
+
+
+def _host_refused(host: str) -> str:
+    """Why `--host` cannot be served on ('' if it can be tried): an empty address would listen
+    on every interface, and a name that cannot be encoded would end in a traceback."""
+    if not host.strip():
+        return "give an address or a host name (127.0.0.1: this machine only; 0.0.0.0: the network), not an empty one"
+    if host != host.strip() or "\x00" in host:
+        return "an address or a host name has no spaces or NUL characters around or in it"
+    try:
+        host.encode("idna")
+    except UnicodeError as exc:
+        return f"not an address or a host name that can be encoded ({exc})"
+    return ""
+
+
+class _Errors:
+    """Standard error that never ends the run with a traceback: a line that cannot be written
+    (stderr closed, or full: /dev/full) is lost and remembered, and the run ends with exit code
+    2 (the user was not told everything), whatever the logs were."""
+
+    failed = False
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            if self._inner is None:
+                raise OSError("standard error is closed")
+            return int(self._inner.write(text))
+        except (OSError, ValueError):
+            self._lost()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            if self._inner is not None:
+                self._inner.flush()
+        except (OSError, ValueError):
+            self._lost()
+
+    def isatty(self) -> bool:
+        return self._inner is not None and bool(self._inner.isatty())
+
+    def _lost(self) -> None:
+        _Errors.failed = True
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # the flush at exit goes nowhere, and says nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._inner.fileno())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def _hold(fd: int, flags: int) -> None:
+    """Put /dev/null at a closed standard stream's number: a file opened later would take the
+    number (and a worker's prints would land in it)."""
+    with contextlib.suppress(OSError):
+        os.fstat(fd)
+        return
+    with contextlib.suppress(OSError):
+        opened = os.open(os.devnull, flags)
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
+
+
+def main() -> None:
+    """Entry point of the `referee` console script.
+
+    The standard streams may be closed or full: a closed standard input reads as an unreadable
+    input (exit 2), a closed standard output ends the run at once (exit 2, one line on stderr),
+    a standard error that cannot be written makes the exit code 2 at the end. Never a traceback,
+    never exit 1 for a valid log."""
+    for stream in (sys.stdout, sys.stderr):  # a character no encoding of the stream has: an escape, not a traceback
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    for fd, stream, flags in ((0, sys.stdin, os.O_RDONLY), (2, sys.stderr, os.O_WRONLY)):
+        if stream is None:
+            _hold(fd, flags)
+    sys.stderr = _Errors(sys.stderr)
+    if sys.stdout is None:  # started with `>&-`: no output can be written
+        sys.stderr.write("referee: cannot write the output: standard output is closed\n")
+        raise SystemExit(2)
+    sys.stdout = _Output(sys.stdout)
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+    except SystemExit as exc:
+        if _Errors.failed and (exc.code is None or exc.code in (0, 1)):
+            raise SystemExit(2) from None
+        raise
+    if _Errors.failed:
+        raise SystemExit(2)
+
+
+@app.command()
+def ship(
+    file: Annotated[str, typer.Argument(help="A shipping position (YAML); '-' reads standard input.", show_default=False)],
+    for_: Annotated[
+        str | None,
+        typer.Option(
+            "--for",
+            help="Show this player's choices and best move; an indifferent player is taken to play against them (this changes the others' tie-breaking).",
+        ),
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="Also list every distinct outcome of the phase.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", min=0, help="With --all: stop the list after this many outcomes.")] = None,
+    ruleset: RulesetOption = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """The shipping calculator: what each player can end a captain phase with.
+
+    For each player, the VP they can be sure of whatever the others do (guaranteed: the phase
+    played as a game of that player against all the others together), the most VP over every
+    legal play (best), and the VP of the expected play: each player, at each decision, makes the
+    move that gives them the most VP in the phase, then the most barrels kept after storage;
+    where still indifferent, the move worst for the player asking (--for, else the captain).
+    Then the expected play itself, and the choices of the first player to decide (with --for,
+    that player's first decision) with the guaranteed, expected and best VP each leaves them,
+    the expected play's move marked (the text shows the eight best; --format json all).
+    Storage keeps the most barrels the rules allow, the more valuable kinds first.
+
+    Exit code 0: calculated; 2: the position could not be read, or --for names nobody in it.
+    """
+    from referee.commands.ship import ShipRequest, ship_errors, ship_report
+    from referee.diagnostics import internal_error
+    from referee.documents.inputs import read_input
+
+    if limit is not None and not every:
+        raise typer.BadParameter("--limit goes with --all", param_hint="--limit")
+    item = read_input(file)
+    try:
+        with _searching(not every and sys.stderr.isatty()) as progress:
+            output, code = ship_report(item, ShipRequest(for_, ruleset, format is Format.json, every, limit, progress))
+        _done(code)
+        for piece in output:
+            sys.stdout.write(piece)
+            if every:  # the outcome list is written as it is found
+                sys.stdout.flush()
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        print(ship_errors(item.name, [internal_error(item.name, exc)], format is Format.json))
+        code = 2
+    raise typer.Exit(code)
+
+
+@app.command("next")
+def next_(
+    file: Annotated[str, typer.Argument(help="A game log, complete or in progress; '-' reads standard input.", show_default=False)],
+    ruleset: RulesetOption = None,
+    format: FormatOption = Format.text,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit",
+            min=1,
+            help="List at most this many moves (a mayor's arrangements may number a hundred thousand); the JSON then says truncated and their count.",
+        ),
+    ] = None,
+) -> None:
+    """The decision a game in progress waits for, and every legal move.
+
+    Who decides what: a role to choose, a move of the phase under way, a captain phase's
+    storage ('keep'), or what only the table knows (a settler phase's new face-up row). Any
+    move listed, appended to the log where it says, gives a valid log. JSON adds the boards
+    as they stand ("state") and each player's VP and doubloons round by round ("history").
+
+    Exit code 0: the log is valid (complete, or in progress); 1: a rule was broken; 2: the log
+    could not be read. A broken or unreadable log is answered as `referee validate` answers it.
+    """
+    from referee.diagnostics import internal_error
+    from referee.documents.inputs import read_input
+    from referee.jobs.check import LogReport
+    from referee.jobs.decisions import NextReport, next_decision
+    from referee.render.decision import next_object, next_text
+    from referee.wording import json_text
+
+    item = read_input(file)
+    try:
+        if item.data is None:
+            assert item.error is not None
+            run = NextReport(LogReport(item.name, errors=[item.error]))
+        else:
+            run = next_decision(item.data, item.name, ruleset, item.base, limit)
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        run = NextReport(LogReport(item.name, errors=[internal_error(item.name, exc)]))
+    _done(run.exit_code)
+    print(json_text(next_object(run)) if format is Format.json else next_text(run))
+    raise typer.Exit(run.exit_code)

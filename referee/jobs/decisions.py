@@ -1,0 +1,315 @@
+"""`referee next`: the decision a game in progress waits for, with every legal move (formats.md
+section 4, "The next decision"), and the boards as they stand, for a page or a program that
+follows a game as it is played.
+
+The log is checked as `referee validate` checks it (one replay, the same verdict); a valid game
+in progress is then played up to its last line, the last phase left open, and the engine is
+asked who decides what there:
+
+- `move`: the player whose turn it is in the phase under way, with the moves the engine lists
+  for them: in a phase of turns every player in turn, also one who can only pass or whose
+  arrangement is forced (a log may write such moves or leave them out); in a captain phase the
+  first player clockwise who may load, on a cargo ship or their wharf (players who cannot load
+  are skipped, as the rules skip them).
+- `keep`: once nobody can load in a captain phase, the first player from the captain who holds
+  barrels and whose `keep` entry is not written yet, with every storage the rules accept (the
+  most barrels first, down to `none`: keeping fewer is legal; a log may leave out an entry whose
+  most is one way only).
+- `draw`: what only the table knows: the settler phase's new face-up row (`reveal`).
+- `role`: the phase is over (or none has begun): the next player chooses a role.
+
+A complete game waits for nothing (`decision` null, its scores given); a broken or unreadable
+log is answered as `validate` answers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any, TypeVar
+
+from referee.diagnostics import InputError, Missing, in_order
+from referee.documents.log import GameRecord, PhaseRecord, read_log
+from referee.documents.write import canonical_log, log_document
+from referee.documents.write_position import captain_position
+from referee.engine import legal
+from referee.engine.game import Game
+from referee.engine.phases import PHASES
+from referee.engine.phases.base import TurnPhase
+from referee.engine.phases.captain import Captain
+from referee.engine.phases.craftsman import Craftsman
+from referee.engine.phases.mayor import Mayor
+from referee.engine.phases.settler import Settler
+from referee.engine.state import Board
+from referee.jobs.check import LogReport, check_record
+from referee.moves.clauses import AnyMove, Arrange
+
+Listed = TypeVar("Listed")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the game waits for: who decides, in which phase, what kind of decision, the moves
+    open (in log notation; None for a draw), and for a draw what is to be written."""
+
+    player: str | None
+    phase: str | None  # the role of the phase under way, as its key is written; None at a role choice
+    kind: str  # "role", "move", "keep" or "draw"
+    moves: list[str] | None
+    draw: dict[str, Any] | None = None
+    default: str | None = None  # a mayor's arrangement a page may start its editor from
+    colonists: int | None = None  # a mayor's colonists to arrange
+    declinable: int | None = None  # of those, the privilege's, which the mayor may decline (0 for the others)
+    total: int | None = None  # the number of legal moves, where `moves` lists only the first (a limit was asked)
+
+    def as_json(self) -> dict[str, Any]:
+        """The `decision` object of formats.md section 4 (`draw`, `default` and `colonists`
+        only where they apply)."""
+        out: dict[str, Any] = {"player": self.player, "phase": self.phase, "kind": self.kind, "moves": self.moves}
+        if self.draw is not None:
+            out["draw"] = self.draw
+        if self.default is not None:
+            out["default"] = self.default
+            out["colonists"] = self.colonists
+            out["declinable"] = self.declinable
+        if self.total is not None:
+            out["truncated"] = True
+            out["count"] = self.total
+        return out
+
+
+@dataclass(slots=True)
+class NextReport:
+    """The verdict on a log (as `validate` gives it), the decision it waits for, and the boards."""
+
+    report: LogReport
+    decision: Decision | None = None
+    state: dict[str, Any] | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+    log: dict[str, Any] | None = None  # the log read, in the JSON form of a game log (it can be sent back with a move added)
+    canonical: str | None = None  # the log read, as canonical YAML text
+    position: str | None = None  # the shipping position of the captain phase under way (at its start) or on offer
+
+    @property
+    def exit_code(self) -> int:
+        return self.report.exit_code
+
+
+def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None, limit: int | None = None) -> NextReport:
+    """Read and check one log; for a valid game, the decision it waits for and its boards.
+    `limit`: list at most that many moves (a mayor's arrangements may number a hundred
+    thousand; the decision then says `truncated` and their `count`)."""
+    try:
+        record = read_log(data, file, ruleset, base_dir)
+    except InputError as exc:
+        return NextReport(LogReport(file, errors=in_order(exc.diagnostics)))
+    report, run = check_record(record, file)
+    if report.errors or run.game is None:
+        return NextReport(report)
+    game, history, position = _played(record, run.complete)
+    round_number = game.round
+    decision = None if run.complete else decide(game, record.phases[-1] if record.phases else None, limit)
+    if game.round != round_number:  # the open phase, finished by `decide`, was the round's last
+        history.append(_standing(game, round_number))
+    if decision is not None and decision.kind == "role":  # what the captain's phase would be, were it chosen now
+        position = captain_position(game, game.chooser) if Captain.role in game.available_roles() else None
+    elif not isinstance(game.phase, Captain):
+        position = None
+    return NextReport(report, decision, board_state(game), history, log_document(record), canonical_log(record), position)
+
+
+def _played(record: GameRecord, complete: bool) -> tuple[Game, list[dict[str, Any]], str | None]:
+    """The game of a valid log played to its last line: a complete game to its end; a game in
+    progress with its last phase still open (not finished, so that its moves can be asked
+    for). And each player's VP and doubloons at the start and at the end of every round, and
+    the shipping position of the last phase, if it is a captain's, at its start."""
+    game = Game(record.rules, record.players, record.plantations, record.buildings)
+    history = [_standing(game, 0)]
+    position = None
+    phases = record.phases
+    for index, entry in enumerate(phases):
+        if index == len(phases) - 1 and not complete and PHASES.get(entry.role) is Captain:
+            position = captain_position(game, entry.chooser)
+        game.choose_role(entry.chooser, entry.role, entry.doubloons)
+        for move in entry.moves:
+            game.play(move.player, move.move, move.guests)
+        if index == len(phases) - 1 and not complete:
+            break
+        before = game.round
+        game.finish_phase(entry.reveal, entry.keep)
+        if game.round != before or game.over:
+            history.append(_standing(game, before))
+    return game, history, position
+
+
+def _standing(game: Game, round_number: int) -> dict[str, Any]:
+    return {"round": round_number, "players": {b.name: {"vp": b.vp, "doubloons": b.doubloons} for b in game.boards}}
+
+
+def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> Decision | None:
+    """The decision of a game in progress whose last phase, `last`, is open in `game` (its
+    moves made, not finished); None when the game is over. `limit`: list at most that many
+    moves (the decision then says how many there are)."""
+    if last is None or game.phase is None:
+        return _role(game)
+    phase = game.phase
+    role = game.name_of(phase.role)
+    mover = _mover(game, phase, last, limit)
+    if mover is not None:
+        p, moves, total = mover
+        if isinstance(phase, Mayor):
+            return _arrangement(game, phase, p, role, moves, total)
+        return Decision(game.who(p), role, "move", _texts(game, moves), total=total)
+    if isinstance(phase, Captain):
+        for p in phase.order:
+            if last.keep is not None and p in last.keep:
+                continue
+            if game.boards[p].barrels():  # keeping fewer than the rules allow is legal: whoever holds barrels chooses
+                texts, total = _first([keep.text(game.rules) for keep in legal.all_keeps(game, p)], limit)
+                return Decision(game.who(p), role, "keep", texts, total=total)
+    if isinstance(phase, Settler) and last.reveal is None:
+        tiles = phase.tiles_to_reveal()
+        if tiles:
+            return Decision(game.who(phase.chooser), role, "draw", None, {"key": "reveal", "tiles": tiles})
+    try:
+        game.finish_phase(last.reveal, last.keep)
+    except Missing as exc:  # a decision the log must write that none of the above found: a bug
+        raise AssertionError(f"the phase waits for a decision that referee next does not know: {exc.rule}") from exc
+    return None if game.over else _role(game)
+
+
+def _role(game: Game) -> Decision:
+    roles = [game.name_of(role) for role in game.available_roles()]
+    return Decision(game.who(game.chooser), None, "role", roles)
+
+
+def _mover(game: Game, phase: object, last: PhaseRecord, limit: int | None) -> tuple[int, list[AnyMove], int | None] | None:
+    """The player whose turn it is in the open phase, their legal moves (at most `limit`) and,
+    when the list was cut, how many there are; None when the phase has only its closing
+    duties left."""
+    if isinstance(phase, Captain):
+        if last.keep:
+            return None  # storage is written: the loading is over
+        loads = phase.legal_moves(passes=True)
+        if not loads:
+            return None
+        p = loads[0][0]
+        return _cut(p, [move for q, move in loads if q == p], limit)
+    if isinstance(phase, Craftsman):
+        players = phase.to_move()
+        return _cut(players[0], list(phase.moves_for(players[0])), limit) if players else None
+    if isinstance(phase, Settler) and last.reveal is not None:
+        return None  # the new row is written: the phase is over
+    if not isinstance(phase, TurnPhase):
+        return None
+    for p in dict.fromkeys(phase.order[phase.pos :]):  # whose turn it is (once a phase has closed, a pass is still theirs to write)
+        if isinstance(phase, Mayor) and limit is not None:  # arrangements may number a hundred thousand: counted, not listed
+            total = phase.count_moves(p)
+            if total:
+                return p, list(islice(phase.moves_for(p), limit)), total if total > limit else None
+            continue
+        moves = list(phase.moves_for(p))
+        if moves:
+            return _cut(p, moves, limit)
+    return None
+
+
+def _cut(p: int, moves: list[AnyMove], limit: int | None) -> tuple[int, list[AnyMove], int | None]:
+    return (p, *_first(moves, limit))
+
+
+def _first(items: list[Listed], limit: int | None) -> tuple[list[Listed], int | None]:
+    """The first `limit` items, and how many there are when that cuts the list (else None)."""
+    if limit is None or len(items) <= limit:
+        return items, None
+    return items[:limit], len(items)
+
+
+def _texts(game: Game, moves: list[AnyMove]) -> list[str]:
+    """Each move in log notation, once (two moves may be written alike)."""
+    return list(dict.fromkeys(move.text(game.rules) for move in moves))
+
+
+def _arrangement(game: Game, phase: Mayor, p: int, role: str, moves: list[AnyMove], total: int | None) -> Decision:
+    """A mayor's arrangement: every legal one (or the first, and their number), and a default
+    for a page's editor."""
+    board = game.boards[p]
+    default: AnyMove = _default_arrangement(game, board)
+    if not game.accepts(p, default):
+        default = moves[0]
+    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=board.colonists(), declinable=phase.declinable(p), total=total)
+
+
+def _default_arrangement(game: Game, board: Board) -> Arrange:
+    """The colonists already placed stay; those in San Juan fill the empty circles, the city's
+    first (in the order built), then the island's; what is left stays in San Juan."""
+    rules = game.rules
+    free = board.san_juan
+    buildings = dict(board.buildings)
+    for building, colonists in buildings.items():
+        room = min(free, rules.circles[building] - colonists)
+        buildings[building] = colonists + room
+        free -= room
+    tiles = {tile: board.manned.get(tile, 0) for tile, owned in board.island.items() if owned and rules.has_circle(tile)}
+    for tile, occupied in tiles.items():
+        room = min(free, board.island[tile] - occupied)
+        tiles[tile] = occupied + room
+        free -= room
+    return Arrange(tiles={t: n for t, n in tiles.items() if n}, buildings={b: n for b, n in buildings.items() if n}, san_juan=free)
+
+
+def board_state(game: Game) -> dict[str, Any]:
+    """The boards as they stand, in the ruleset's words, for a page to draw (docs/next.md)."""
+    rules = game.rules
+    name = game.name_of
+    phase = game.phase
+    players = []
+    for p, board in enumerate(game.boards):
+        players.append(
+            {
+                "name": board.name,
+                "governor": p == game.governor,
+                "doubloons": board.doubloons,
+                "vp": board.vp,
+                "goods": {name(good): n for good, n in board.goods.items() if n},
+                "island": [
+                    {"tile": name(tile), "tiles": n, "occupied": board.manned.get(tile, 0), "circles": n if rules.has_circle(tile) else 0}
+                    for tile, n in board.island.items()
+                    if n
+                ],
+                "buildings": [
+                    {"building": name(building), "colonists": colonists, "circles": rules.circles[building], "large": rules.size[building] == 2}
+                    for building, colonists in board.buildings.items()
+                ],
+                "san_juan": board.san_juan,
+                "colonists": board.colonists(),
+                "city_spaces": board.city_used(rules),
+                "island_spaces": board.island_filled(),
+            }
+        )
+    return {
+        "round": game.round,
+        "governor": game.who(game.governor),
+        "phase": name(phase.role) if phase is not None else None,
+        "chooser": game.who(phase.chooser) if phase is not None else None,
+        "over": game.over,
+        "players": players,
+        "cargo_ships": [{"size": ship.size, "good": name(ship.good) if ship.good else None, "count": ship.count} for ship in game.ships],
+        "trading_house": [name(good) for good in game.trading_house],
+        "trading_house_spaces": rules.model.trading_house_spaces,
+        "colonist_ship": game.colonist_ship,
+        "colonist_supply": game.colonist_supply,
+        "vp_chips": game.vp_chips,
+        "goods_supply": {name(good): n for good, n in game.goods_supply.items()},
+        "face_up": [name(tile) for tile in game.face_up],
+        "plantations_left": {name(tile): n for tile, n in game.deck.items() if n},  # face down: what a new row or a hacienda may draw
+        "plantation_discards": {name(tile): n for tile, n in game.discards.items() if n},  # reshuffled when the stacks run out
+        "quarries": game.quarries,
+        "roles": [
+            {"role": name(card.role), "doubloons": card.doubloons, "taken_by": game.who(card.taken_by) if card.taken_by is not None else None}
+            for card in game.role_cards
+        ],
+        "buildings_left": {name(building): n for building, n in game.buildings_left.items() if building in game.in_game},
+        "triggers": list(game.triggers),
+    }

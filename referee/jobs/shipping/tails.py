@@ -1,0 +1,153 @@
+"""The rest of the phase of a player who dropped out of the search's states: their *tail*.
+
+A player drops out when nothing they can still do changes anything for anyone else (see
+`CaptainPhase.settle`): either they can no longer load on a cargo ship (what is left to them is
+a wharf or a small wharf, at any turn of theirs, or nothing at all), or every kind they can still
+load is on a cargo ship with room for every barrel anyone holds of it (they must still load at
+each turn of theirs while they can, but their loads crowd nobody out and nobody crowds them out).
+Their rest is then the same for every play around it, and is settled once, here, on its own.
+
+A tail is a small search of its own over the player's moves: their loads on those ships (all of a
+kind: the ship has room for it), their wharf and small wharf, and, once they cannot load, the
+choice to stop. Its expected end is the one the calculator's expected play takes for a player
+whose moves touch nobody: the most VP, then the most barrels kept, then the first move in the
+engine's order (cargo loads by kind, then the wharf, then the small wharf); stopping comes first.
+Every move of a tail is the player's own, and nobody else can take one from them (their loads
+have room whatever anyone does, and the phase goes on while anyone may still use a wharf at their
+turn), so the VP they are guaranteed there, whatever the others do, is the most the tail reaches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from referee.jobs.shipping.compact import LOAD, Goods, Move, replaced
+
+if TYPE_CHECKING:
+    from referee.jobs.shipping.phase import CaptainPhase
+
+Places = tuple[int, ...]  # for each kind: the cargo ship that takes the player's barrels of it (-1: none)
+TailKey = tuple[int, Goods, bool, bool, bool, Places]  # player, barrels, wharf used, small wharf used, loaded, places
+TailMove = tuple[Move, "TailKey", int, int]  # a move, the tail after it, the VP and doubloons it earns
+
+
+@dataclass(frozen=True, slots=True)
+class TailEnd:
+    """One way a tail can end: VP and doubloons gained, the barrels left and how many of them
+    storage keeps, and the moves (in order) that lead there."""
+
+    vp: int
+    doubloons: int
+    goods: Goods
+    kept: int
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """A tail's fewest and most VP, and its expected end (see the module)."""
+
+    worst: int
+    best: int
+    expected: TailEnd
+
+    @property
+    def guaranteed(self) -> int:
+        """The VP the player can be sure of in their tail, whatever the others do: its most VP,
+        since every move of a tail is the player's own and nobody else's move changes it."""
+        return self.best
+
+
+class Tails:
+    """The tails of one phase, each settled once (remembered by key)."""
+
+    def __init__(self, phase: CaptainPhase) -> None:
+        self.phase = phase
+        self._tails: dict[TailKey, Tail] = {}
+        self._moves: dict[TailKey, list[TailMove]] = {}
+
+    def tail(self, key: TailKey) -> Tail:
+        """The tail from `key`: its worst, best (and so guaranteed) VP and its expected end."""
+        hit = self._tails.get(key)
+        if hit is None:
+            hit = self._tails[key] = self._settle(key)
+        return hit
+
+    def _settle(self, key: TailKey) -> Tail:
+        """The tail from `key`, read off its first decision (`options`)."""
+        options = [tail for _, tail in self.options(key)]
+        assert options, "a player who must load has a load"
+        expected = options[0].expected
+        for tail in options[1:]:
+            if (tail.expected.vp, tail.expected.kept) > (expected.vp, expected.kept):  # the first of the best
+                expected = tail.expected
+        return Tail(min(tail.worst for tail in options), max(tail.best for tail in options), expected)
+
+    def _stop(self, key: TailKey) -> TailEnd:
+        p, goods = key[0], key[1]
+        return TailEnd(0, 0, goods, sum(self.phase.keep(p, goods)), ())
+
+    def options(self, key: TailKey) -> list[tuple[Move | None, Tail]]:
+        """The first decision of the tail from `key`: each move (None: stopping, for a player who
+        no longer has to load) and the tail it leaves, counted from `key`."""
+        out: list[tuple[Move | None, Tail]] = []
+        if not must_load(key):
+            out.append((None, Tail(0, 0, self._stop(key))))
+        for move, after, vp, money in self.moves(key):
+            rest = self.tail(after)
+            end = rest.expected
+            out.append((move, Tail(rest.worst + vp, rest.best + vp, TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves)))))
+        return out
+
+    def expected_move(self, key: TailKey) -> TailMove:
+        """The expected first move of a tail whose player must load, with where it leads."""
+        end = self.tail(key).expected
+        return next(m for m in self.moves(key) if m[0] == end.moves[0])
+
+    def moves(self, key: TailKey) -> list[TailMove]:
+        """The player's moves from `key`, in the engine's order: their loads (all their barrels
+        of a kind, on the ship that takes it), then their wharf and small wharf."""
+        hit = self._moves.get(key)
+        if hit is not None:
+            return hit
+        p, goods, wharf_used, small_used, loaded, places = key
+        powers = self.phase.shippers[p]
+        out: list[TailMove] = []
+        if must_load(key):
+            for k, ship in enumerate(places):
+                if ship >= 0:
+                    vp = powers.load(goods[k], p == 0 and not loaded)
+                    after = _without(goods, places, k, 0)
+                    out.append(((LOAD, k, ship, goods[k]), (p, after[0], wharf_used, small_used, True, after[1]), vp, powers.load_doubloons))
+        for move, left, wharf_after, small_after, loaded_after, vp_after, money in self.phase.private_moves(p, goods, wharf_used, small_used, loaded):
+            kept_places = tuple(-1 if not left[k] else ship for k, ship in enumerate(places))
+            out.append((move, (p, left, wharf_after, small_after, loaded_after, kept_places), vp_after, money))
+        self._moves[key] = out
+        return out
+
+    def ends(self, key: TailKey) -> tuple[TailEnd, ...]:
+        """Every distinct end of a tail whose player can no longer load on a cargo ship, the
+        first being no move at all, in the order they are met move by move (`--all` lists
+        outcomes in that order)."""
+        assert not must_load(key), "the outcome list keeps players who can load in its states"
+        ends: dict[tuple[int, int, Goods], TailEnd] = {}
+        self._walk(key, 0, 0, (), ends)
+        return tuple(ends.values())
+
+    def _walk(self, key: TailKey, vp: int, money: int, moves: tuple[Move, ...], ends: dict[tuple[int, int, Goods], TailEnd]) -> None:
+        p, goods = key[0], key[1]
+        ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.phase.keep(p, goods)), moves))
+        for move, after, gained, paid in self.moves(key):
+            self._walk(after, vp + gained, money + paid, (*moves, move), ends)
+
+
+def must_load(key: TailKey) -> bool:
+    """Does the tail's player still hold a kind a cargo ship takes (and so must load at each of
+    their turns)?"""
+    return any(ship >= 0 for ship in key[5])
+
+
+def _without(goods: Goods, places: Places, k: int, left: int) -> tuple[Goods, Places]:
+    """Barrels and places after the player's barrels of kind `k` go down to `left`."""
+    return replaced(goods, k, left), (places if left else replaced(places, k, -1))

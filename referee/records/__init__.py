@@ -1,1 +1,0 @@
-"""Reading the three input documents (game log, score sheet, shipping position) with positions."""
