@@ -20,7 +20,7 @@ Playing and checking:
 - `check_log(data, file)` -> `LogReport`: read, replay, score and check the written result
 - `score(boards, rules)` -> `[Score]`: final scores with every part; `winners(scores)`
 - `score_sheet(data, file)` -> `LogReport`: a score sheet scored
-- `ship(position)` -> `Answer`: the shipping calculator (formats.md section 3, version 3): each
+- `ship(position)` -> `Answer`: the shipping calculator (docs/formats/shipping-position.md, version 3): each
   player's `vp` as a `Range` (`guaranteed`, `expected`, `best`; `guaranteed` was `worst` before
   version 3), the expected play, the `choices`; `all_outcomes(position)` every outcome
 - `captain_position(game, captain)` -> `str`: the shipping position of a game whose captain is

@@ -27,7 +27,7 @@ from typing import Any
 
 @lru_cache(maxsize=65_536)  # a log names the same few dozen things thousands of times
 def normalize(name: str) -> str:
-    """Names match case-insensitively with space, '-' and '_' alike (formats.md section 0)."""
+    """Names match case-insensitively with space, '-' and '_' alike (docs/formats/README.md#names)."""
     return " ".join(name.replace("-", " ").replace("_", " ").lower().split())
 
 

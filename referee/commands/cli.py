@@ -1,4 +1,4 @@
-"""The `referee` command line: arguments in, one API call, output out (formats.md section 4).
+"""The `referee` command line: arguments in, one API call, output out (docs/formats/commands.md).
 
 Kept thin and quick to start: the engine and the rulesets are imported only by the commands
 that need them, so `referee --help` loads neither.
@@ -232,7 +232,7 @@ def score(
     """Final scores of a game, every part shown (provisional for a game in progress).
 
     Shipping VP, building VP, each large building's bonus, tie-break, rank and winner; a score
-    sheet (formats.md section 2) is scored the same way.
+    sheet (docs/formats/score-sheet.md) is scored the same way.
     """
     from referee.diagnostics import internal_error
     from referee.documents.inputs import read_input

@@ -1,4 +1,4 @@
-"""The game log (formats.md section 1): its schema model, and reading it into located records.
+"""The game log (docs/formats/game-log.md): its schema model, and reading it into located records.
 
 Reading never decides legality: it checks the document's shape, resolves every name (players,
 roles, goods, buildings) and parses every move clause; the replay then plays the moves.

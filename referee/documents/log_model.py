@@ -1,4 +1,4 @@
-"""The game log's schema (formats.md section 1) as pydantic models.
+"""The game log's schema (docs/formats/game-log.md) as pydantic models.
 
 Imported only when a log is not plainly well-formed (to report its problems of shape) and to
 generate the JSON Schema: reading a well-formed log needs none of it.

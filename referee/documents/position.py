@@ -1,4 +1,4 @@
-"""The shipping position (formats.md section 3): its schema model, and reading it, checked.
+"""The shipping position (docs/formats/shipping-position.md): its schema model, and reading it, checked.
 
 A position is one captain phase about to be played: the cargo ships and what they carry, the VP
 chips left, and each player's barrels and occupied buildings, clockwise from the captain. The

@@ -1,4 +1,4 @@
-"""The shipping position's schema model (formats.md section 3): its JSON Schema, and the
+"""The shipping position's schema model (docs/formats/shipping-position.md): its JSON Schema, and the
 check of a position whose shape is not plainly right (pydantic's model machinery is imported
 only then, off the happy path: start-up time)."""
 

@@ -1,4 +1,4 @@
-"""Score sheets (formats.md section 2): the end of a game that was not logged, read and checked.
+"""Score sheets (docs/formats/score-sheet.md): the end of a game that was not logged, read and checked.
 
 The sheet is checked against the ruleset (known names, one of each building per player, city
 spaces, copies in the game, island size, occupied buildings owned), every problem positioned

@@ -1,4 +1,4 @@
-"""Writing the shipping position of a game about to play a captain phase (formats.md section 3):
+"""Writing the shipping position of a game about to play a captain phase (docs/formats/shipping-position.md):
 what `referee ship` reads, taken from the game as it stands when the captain is chosen.
 
 Reading the text back gives the same phase (the tests play the phases of whole games through the

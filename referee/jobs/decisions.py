@@ -1,5 +1,5 @@
-"""`referee next`: the decision a game in progress waits for, with every legal move (formats.md
-section 4, "The next decision"), and the boards as they stand, for a page or a program that
+"""`referee next`: the decision a game in progress waits for, with every legal move
+(docs/formats/commands.md#the-next-decision), and the boards as they stand, for a page or a program that
 follows a game as it is played.
 
 The log is checked as `referee validate` checks it (one replay, the same verdict); a valid game
@@ -64,7 +64,7 @@ class Decision:
     total: int | None = None  # the number of legal moves, where `moves` lists only the first (a limit was asked)
 
     def as_json(self) -> dict[str, Any]:
-        """The `decision` object of formats.md section 4 (`draw`, `default` and `colonists`
+        """The `decision` object of docs/formats/commands.md (`draw`, `default` and `colonists`
         only where they apply)."""
         out: dict[str, Any] = {"player": self.player, "phase": self.phase, "kind": self.kind, "moves": self.moves}
         if self.draw is not None:

@@ -1,6 +1,6 @@
 """Move clauses: the short texts of a game log, parsed into typed moves and formatted back.
 
-Each phase has its own small grammar (formats.md section 1). Names are matched with the
+Each phase has its own small grammar (docs/formats/game-log.md). Names are matched with the
 ruleset (any accepted name, case-insensitive); a clause word that is a building's name (the
 hacienda's draw, the hospice's colonist, the wharf) is recognised by that building's effect
 id, so a renamed edition's words work without code. `move.text(rules)` gives the canonical
@@ -354,7 +354,7 @@ def parse_move(role: str, text: str, rules: Rules) -> AnyMove:
         raise MoveError(_with_move_words(str(exc), text, role)) from None
 
 
-# The words of a move that are not names, by phase (formats.md section 1): a move that cannot be
+# The words of a move that are not names, by phase (docs/formats/game-log.md): a move that cannot be
 # read with one of them misspelled is told the word, as a misspelled name is ("did you mean").
 _MOVE_WORDS: dict[str, tuple[str, ...]] = {
     "settler": (),

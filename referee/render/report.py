@@ -1,4 +1,4 @@
-"""Turning results into text (for people) and JSON (a stable contract, formats.md section 4).
+"""Turning results into text (for people) and JSON (a stable contract, docs/formats/commands.md).
 
 The one place where diagnostics, scores and reports become output. rich is used for tables
 only when writing to a terminal; piped output is plain text.
@@ -24,7 +24,7 @@ def diagnostic_line(d: Diagnostic, file: str) -> str:
 
 
 def diagnostic_json(d: Diagnostic, file: str | None = None) -> dict[str, Any]:
-    """A diagnostic as JSON (formats.md section 4), with its file and severity added."""
+    """A diagnostic as JSON (docs/formats/commands.md), with its file and severity added."""
     out: dict[str, Any] = {
         "line": d.location.line if d.location else None,
         "column": d.location.column if d.location else None,
@@ -92,7 +92,7 @@ def report_json(r: LogReport) -> str:
 
 
 def report_object(r: LogReport) -> dict[str, Any]:
-    """One log's report as the JSON object of formats.md section 4."""
+    """One log's report as the JSON object of docs/formats/commands.md."""
     obj: dict[str, Any] = {
         "file": r.file,
         "valid": r.valid,

@@ -1,7 +1,7 @@
-"""`referee ship` output: a screen for the table, or JSON (formats.md section 3, version 3): the
+"""`referee ship` output: a screen for the table, or JSON (docs/formats/shipping-position.md, version 3): the
 answer, and one outcome at a time (the command writes the list of `--all` as it is found).
 
-What referee adds to formats.md's JSON: `"expected_play": true` on the choice the expected play
+What referee adds to the contract's JSON: `"expected_play": true` on the choice the expected play
 takes (a choice's `"expected"` is already its expected VP), and with `--for` a `"for"` object
 saying how the asker changes the expected play."""
 
@@ -32,7 +32,7 @@ def for_note(name: str) -> str:
 
 
 def answer_json(file: str, answer: Answer, asked: bool = False) -> dict[str, Any]:
-    """The answer as the JSON object of formats.md section 3 (without `outcomes`; `asked`:
+    """The answer as the JSON object of docs/formats/shipping-position.md (without `outcomes`; `asked`:
     --for was given, which adds `"for"`)."""
     position = answer.position
     rules = position.rules

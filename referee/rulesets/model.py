@@ -135,7 +135,7 @@ class BonusChips(Model):
     per: int = Field(ge=1)
 
 
-# --- Expansion I (rules-data.md B2, B3; uncertain rulings are parameters) ------------------
+# --- Expansion I (uncertain rulings are parameters: docs/rule-decisions.md) ------------------
 
 
 class CraftExtraBarrel(Model):

@@ -245,7 +245,7 @@ def _spread(rest: list[tuple[str, int]], barrels: int) -> list[dict[str, int]]:
 
 
 def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules) -> dict[str, int]:
-    """The most barrels the rules allow, the more valuable kinds first (formats.md section 3)."""
+    """The most barrels the rules allow, the more valuable kinds first (docs/formats/shipping-position.md)."""
     options = best_keeps(goods, kinds, barrels)
     order = {good: i for i, good in enumerate(sorted(rules.goods, key=lambda good: -rules.good[good].price))}
 
@@ -339,7 +339,7 @@ class Captain(Phase):
 
     def lone_guests_allowed(self) -> bool:
         """The captain phase lists loads only, but a guest may move at any time outside the
-        mayor phase (rules-data.md, Guest House): written where it happens, it takes no turn."""
+        mayor phase (docs/rule-decisions.md): written where it happens, it takes no turn."""
         return True
 
     def copy_state(self) -> None:
@@ -350,7 +350,7 @@ class Captain(Phase):
 
     def on_start(self) -> None:
         """Powers at the start of the phase: the captain's lighthouse doubloons; each union hall
-        owner's VP for pairs of barrels, before their first load (rules-data.md B3)."""
+        owner's VP for pairs of barrels, before their first load (docs/rule-decisions.md)."""
         for p in self.order:
             b, powers = self.board(p), self.shippers[p]
             b.doubloons += powers.start_doubloons
@@ -409,7 +409,7 @@ class Captain(Phase):
         return (loader is not None or p not in self.passed) and (self.may_use_wharf(p) or self.may_use_small_wharf(p))
 
     def _check_pass(self, p: int) -> None:
-        """May `p` let their turn go with `pass` now (formats.md section 1, version 3)? A
+        """May `p` let their turn go with `pass` now (docs/formats/game-log.md, version 3)? A
         player who must load may not; one whose turn it is not, neither."""
         q = self.next_loader()
         n = self.game.n

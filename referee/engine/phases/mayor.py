@@ -3,7 +3,7 @@
 The mayor's privilege is optional (the rules say "may"): the colonist (two with a library) is
 taken from the supply at the start, as the log leaves it out when it is taken; an arrangement
 of the mayor holding one colonist fewer (two fewer, or one, with a library) says that it was
-declined, and the colonist goes back to the supply (formats.md section 1, version 3).
+declined, and the colonist goes back to the supply (docs/formats/game-log.md, version 3).
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ class Mayor(TurnPhase):
 
     def check_pass(self, p: int) -> None:
         """A player left out is arranged for only when every circle can be filled: a mayor so
-        left out took the privilege, though declining it was open to them (formats.md: an
+        left out took the privilege, though declining it was open to them (docs/formats/game-log.md: an
         arrangement left out means it was taken)."""
         b = self.board(p)
         total = b.colonists()

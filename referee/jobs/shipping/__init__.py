@@ -3,7 +3,7 @@ player at the table asks it.
 
 - `phase`: the phase as compact states, moved by the engine's own rule functions;
 - `values`: guaranteed, expected and best VP of every player (and the fewest), once per state;
-- `summary`: the answer of formats.md section 3, version 3 (each player's guaranteed, expected
+- `summary`: the answer of docs/formats/shipping-position.md, version 3 (each player's guaranteed, expected
   and best VP as a `Range`, the expected play, the choices, forced);
 - `outcomes`: an end as the players read it, and every distinct end (`--all`);
 - `render`: the answer as text for the table, or JSON;

@@ -1,4 +1,4 @@
-"""What `referee ship` answers (formats.md section 3, version 3): each player's guaranteed,
+"""What `referee ship` answers (docs/formats/shipping-position.md, version 3): each player's guaranteed,
 expected and best VP, the expected play with its outcome and moves, the choices at the first
 decision along it, and whether the phase is forced.
 

@@ -8,7 +8,7 @@ together: where they decide, the most over their moves, where anyone else decide
 each decider takes the move that gives them the most VP, then the most barrels kept after
 storage, and where still indifferent the move worst for the player asking (VP, then barrels
 kept), then the one that gives the others the fewest VP (seat order), and then the first in the
-engine's order (formats.md section 3). A dropped-out player's rest is their tail (`tails`), the
+engine's order (docs/formats/shipping-position.md, docs/shipping.md). A dropped-out player's rest is their tail (`tails`), the
 same for every play around it, so it is added where they drop out: nobody else's moves change
 it, so what they are guaranteed there is the most their own moves reach (`Tail.guaranteed`).
 
