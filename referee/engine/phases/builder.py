@@ -150,7 +150,7 @@ class Builder(TurnPhase):
 
     def _check_black_market(self, p: int, move: Build, price: int, building: Building) -> int:
         """The doubloons still to pay after black-market payments, which are only allowed
-        when they make the player spend all their money (rules-data.md B3)."""
+        when they make the player spend all their money (docs/rule-decisions.md)."""
         rules, b = self.rules, self.board(p)
         markets = b.powers(rules, "build.black-market")
         names = rules.power_names("build.black-market")
@@ -161,7 +161,7 @@ class Builder(TurnPhase):
         for what, used, allowed in ((t.colonist[0], move.pay_colonist is not None, market.colonist), (t.barrel[0], move.pay_good is not None, market.good), (t.vp_chip[0], move.pay_vp, market.vp)):
             if used and not allowed:
                 raise RuleViolation("builder.black-market", f"the {names} does not take a {what} as payment")
-        if move.payments_again:  # one colonist, one barrel, one VP chip at most (rules-data.md, Black Market)
+        if move.payments_again:  # one colonist, one barrel, one VP chip at most (docs/rule-decisions.md)
             words = {"colonist": t.colonist, "good": t.barrel, "vp": t.vp_chip}
             kind = move.payments_again[0][0]
             paid = 1 + sum(1 for other, _ in move.payments_again if other == kind)
