@@ -7,9 +7,12 @@ prints. Plain slotted dataclasses keep replay fast (tens of thousands of moves p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.rulesets.rules import Building, Rules
+from referee.rulesets.rules import Rules
+
+if TYPE_CHECKING:
+    from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
 
 # End conditions (the game ends at the end of the round, or phase, in which one occurs).
 COLONISTS, CITY, VP = "colonists", "city", "vp"

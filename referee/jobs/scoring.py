@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee.engine.state import Board
-from referee.rulesets.rules import Building, Rules
+from referee.rulesets.rules import Rules
+
+if TYPE_CHECKING:
+    from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
 
 
 @dataclass(slots=True)

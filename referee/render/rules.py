@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import InputError
 from referee.render.tables import table
 from referee.rulesets.compiled import plain
-from referee.rulesets.rules import BUILDING, Building, Rules, UnknownName
+from referee.rulesets.rules import BUILDING, Rules, UnknownName
 from referee.wording import a, count, json_text, listing, printable
+
+if TYPE_CHECKING:
+    from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
 
 
 def power(b: Building, rules: Rules) -> str:

@@ -16,7 +16,7 @@ import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.located.tree import Unreadable, YNode, read_document, read_yaml
@@ -24,6 +24,9 @@ from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model, decode, encode
 from referee.rulesets.rules import Rules
 from referee.wording import normalize, printable
+
+if TYPE_CHECKING:
+    from referee.rulesets.model import Ruleset
 
 _ID_LISTS = ("goods", "roles", "buildings")
 
@@ -93,12 +96,12 @@ def _load(path: str) -> Rules:
     cached = _cache_read(key, source, code)
     if cached is not None:
         try:
-            return Rules(cached)
+            return Rules(cast("Ruleset", cached))  # a compiled ruleset: the model's fields, as plain objects
         except (AttributeError, KeyError, TypeError, ValueError):
             _say_damaged(key, "a part of it is missing")  # rebuilt and replaced below
     model = compile_model(_validate(layers, path))
     _cache_write(key, source, code, model)
-    return Rules(model)
+    return Rules(cast("Ruleset", model))
 
 
 def _validate(layers: list[YNode], path: str) -> Any:

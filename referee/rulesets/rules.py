@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from referee.wording import did_you_mean, listing, normalize
 
@@ -15,11 +15,8 @@ class UnknownName(ValueError):
     """A name that the ruleset does not know; the message lists the closest known names."""
 
 
-# Parts of a compiled ruleset (referee.rulesets.compiled): plain objects with the models' fields.
-Building: TypeAlias = Any
-Good: TypeAlias = Any
-PlayerCount: TypeAlias = Any
-Role: TypeAlias = Any
+if TYPE_CHECKING:  # a compiled ruleset's parts are plain objects with the models' fields, typed as the models
+    from referee.rulesets.model import Building, Good, PlayerCount, Role, Ruleset
 
 
 class Rules:
@@ -28,7 +25,7 @@ class Rules:
     `model` is the compiled ruleset (plain objects with the fields of `referee.rulesets.model`).
     """
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Ruleset) -> None:
         self.model = model
         self.memo: dict[tuple[str, str], Any] = {}  # move texts read in this ruleset (`referee.moves.clauses.read_written`)
         self.id = model.id

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import CITY
 from referee.moves.clauses import SAN_JUAN, AnyMove, Build, Pass
-from referee.rulesets.rules import Building
 from referee.wording import count, plural
+
+if TYPE_CHECKING:
+    from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
 
 
 class Builder(TurnPhase):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.moves.clauses import AnyMove, Keep, Pass, Sell
 from referee.wording import count, listing
+
+if TYPE_CHECKING:
+    from referee.rulesets.model import TradeBonus
 
 
 class Trader(TurnPhase):
@@ -39,7 +43,7 @@ class Trader(TurnPhase):
         if p == self.chooser:
             parts.append(f"{self.name_of('trader')} +{self.privilege()}")
         for market in b.active(rules, "trade.bonus") if markets else ():
-            parts.append(f"{market.name} +{market.effect.doubloons}")
+            parts.append(f"{market.name} +{cast('TradeBonus', market.effect).doubloons}")
         return self._earned(p, good, markets), ", ".join(parts)
 
     def _earned(self, p: int, good: str, markets: bool) -> int:
