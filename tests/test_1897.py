@@ -30,7 +30,7 @@ BASE_GAMES = sorted(FIXTURES.glob("game-*.yaml")) + sorted(CORPUS.glob("game-*.y
 
 # --- base log -> 1897 log ---------------------------------------------------------------------
 
-# Base name -> 1897 name (rules-data.md C2). Longest first, so that `small indigo plant` is not
+# Base name -> 1897 name (docs/rule-decisions.md). Longest first, so that `small indigo plant` is not
 # read as `small ` + `indigo plant`; `small sugar mill` keeps its name, `sugar mill` grows.
 TO_1897 = {
     "small indigo plant": "small fruit depot",
@@ -59,7 +59,7 @@ def to_1897(text: str) -> str:
 
 
 # Base words that an 1897 message must not show (the 1897 words are in rulesets/1897.yaml terms
-# and rules-data.md C2). `governor` is not among them: 1897 keeps the governor.
+# and docs/rule-decisions.md). `governor` is not among them: 1897 keeps the governor.
 _BASE_WORDS = re.compile(
     r"\b(colonists?|colonist ship|doubloons?|barrels?|plantations?|san juan|settler|mayor|prospector|indigo|"
     r"privilege|island|city(?! hall)|windrose|vp chips?|hospice|university|guild hall|construction hut|"

@@ -1,4 +1,4 @@
-"""The command line as formats.md section 4 specifies it: output, exit codes, JSON lines, stdin."""
+"""The command line as docs/formats/commands.md specifies it: output, exit codes, JSON lines, stdin."""
 
 from __future__ import annotations
 

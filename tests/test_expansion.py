@@ -1,9 +1,9 @@
 """Expansion I ("The New Buildings"): the building selection before the game, and the powers of
 the new violet buildings, except the captain-phase ones (Small Wharf, Lighthouse, Union Hall).
 
-Rules: rules-data.md B1 (selection), B2 (numbers), B3 (effects), D46-D52 and the E table
+Rules: the Expansion rules (selection), Rio Grande's "All buildings in detail", and docs/rule-decisions.md
 (black-market payments go back to the supply; the cloister counts plantations, quarries and
-forests; the library's craftsman may take the same kind twice); formats.md section 1, "Expansion I
+forests; the library's craftsman may take the same kind twice); docs/formats/game-log.md, "Expansion I
 clauses".
 
 Most logs here use the test ruleset tests/rulesets/rich.yaml: Expansion I with 60 doubloons each
@@ -1196,7 +1196,7 @@ def test_the_load_property_saw_every_kind_of_load():
     was compared with the legal moves."""
     assert SEEN_LOADS["load"] and SEEN_LOADS["wharf"] and SEEN_LOADS["small-wharf"] and SEEN_LOADS["pass"], SEEN_LOADS
 
-# --- Library in the two-player game (rules-data.md, Library; item 50): once per round -------------
+# --- Library in the two-player game (docs/rule-decisions.md): once per round -------------
 
 
 def library_game(players: int) -> tuple[Game, int]:
@@ -1231,7 +1231,7 @@ def test_with_three_players_the_library_doubles_every_privilege():
 
 
 def test_with_a_library_the_mayor_may_decline_one_or_both_privilege_colonists():
-    """formats.md section 1, version 3: two fewer with a library, or one of two. Anna has the
+    """docs/formats/game-log.md, version 3: two fewer with a library, or one of two. Anna has the
     library's colonist, the privilege's two and one from the ship: 4 for 2 circles (her indigo
     plantation and the library); 3 or 2 say that she declined one or both."""
     from referee.diagnostics import RuleViolation

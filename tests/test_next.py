@@ -1,4 +1,4 @@
-"""`referee next` and its decision (formats.md section 4): at every prefix of real games, the
+"""`referee next` and its decision (docs/formats/commands.md): at every prefix of real games, the
 step the game really took next is among the decision's moves (or, where a player was left out,
 their pass is), offered moves appended give valid logs, and bad logs are answered as `validate`
 answers them."""
@@ -77,7 +77,7 @@ def prefix_text(record: GameRecord, upto: list[Step], ruleset: str) -> str:
 
 
 def with_step(record: GameRecord, ruleset: str, decision: dict, move: str) -> str:
-    """The log `record` with one of the decision's moves appended where formats.md says: a
+    """The log `record` with one of the decision's moves appended where docs/formats/commands.md says: a
     role as a new phase, a move at the end of the phase's moves, a keep in its `keep`."""
     rules = record.rules
     player = record.players.index(decision["player"])

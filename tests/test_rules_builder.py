@@ -2,8 +2,8 @@
 building per player and phase, no duplicates, the copies left, 12 city spaces (large buildings take
 2), the university's colonist and the written price.
 
-Rules: base-game-rules.txt "The Builder", "Quarry", "University", "Things to know about Buildings";
-rules-data.md A4 (builder), A6, D20-D24; formats.md section 1 (builder move, `for N` checked).
+Rules: the 2002 rulebook, "The Builder", "Quarry", "University", "Things to know about Buildings";
+docs/formats/game-log.md (builder move, `for N` checked).
 """
 
 from __future__ import annotations

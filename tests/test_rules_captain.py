@@ -1,12 +1,12 @@
 """Captain phase: compulsory loading, one kind per turn and all of it that fits, one kind per ship
 and never on two ships (even a full one), the ship that takes the most (free choice among equals,
 then the ship must be named), the captain's +1 VP on the first load only, harbor, wharf (once per
-phase, never forcing a move), turn order as formats.md "Captain turns" says, a turn let go with
+phase, never forcing a move), turn order as docs/formats/game-log.md "Captain turns" says, a turn let go with
 `pass` by a player who could only use their wharf (version 3), storage (`keep`) with the windrose
 and warehouses, full ships emptied and partial ships kept.
 
-Rules: base-game-rules.txt "The Captain", "Small Warehouse", "Large Warehouse", "Harbor", "Wharf";
-rules-data.md A4 (captain), D1-D10; formats.md section 1 (captain moves, "Captain turns", `keep`).
+Rules: the 2002 rulebook, "The Captain", "Small Warehouse", "Large Warehouse", "Harbor", "Wharf";
+docs/formats/game-log.md (captain moves, "Captain turns", `keep`); docs/rule-decisions.md.
 """
 
 from __future__ import annotations
@@ -449,7 +449,7 @@ def test_without_a_warehouse_two_kinds_need_a_keep_entry():
     assert "Greta" in report.errors[0].message and "Zora (" not in report.errors[0].message
 
 
-# --- `pass`: a turn that could only use a wharf, let go (formats.md section 1, version 3) -----------
+# --- `pass`: a turn that could only use a wharf, let go (docs/formats/game-log.md, version 3) -----------
 # Round 18 of a four-player game: Nils is the captain (Nils, Priya, Dita, Elif). After Dita's sugar
 # the 6-ship is full of indigo: Elif's 2 indigo fit no cargo ship, only her wharf; Dita must still
 # load her corn on the 7-ship, which fills it.

@@ -3,8 +3,8 @@ corn without a building, shortages served clockwise from the craftsman, the fact
 the craftsman's extra barrel (only of a kind he produced, only while the supply lasts) and the
 `extra` entry written only when there is a choice.
 
-Rules: base-game-rules.txt "The Craftsman", "Factory", "Production Buildings";
-rules-data.md A4 (craftsman), A8, D16-D19; formats.md section 1 (`extra`, omitted when one kind).
+Rules: the 2002 rulebook, "The Craftsman", "Factory", "Production Buildings";
+docs/formats/game-log.md (`extra`, omitted when one kind); docs/rule-decisions.md.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 taken (later VP still count); the round of the trigger is played out, then nothing more
 (`game.over`); the written `result` is checked once the game is complete.
 
-Rules: base-game-rules.txt "How do you win?", "The Mayor" (things to note); rules-data.md A9,
-D23, D34, D35; formats.md section 1 (`result`), section 4 (diagnostics).
+Rules: the 2002 rulebook, "How do you win?", "The Mayor" (things to note); docs/rule-decisions.md;
+docs/formats/game-log.md (`result`), docs/formats/commands.md (diagnostics).
 """
 
 from __future__ import annotations

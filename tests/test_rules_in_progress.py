@@ -1,7 +1,7 @@
 """A log may stop anywhere: it is then a game in progress, valid as far as it goes, and the
 report says whose decision is awaited.
 
-Rules: formats.md section 1 ("A log may stop anywhere: it is then a game in progress, validated as
+Rules: docs/formats/game-log.md ("A log may stop anywhere: it is then a game in progress, validated as
 far as it goes"), section 4 (exit code 0, "a game in progress is valid so far, and says so").
 """
 
@@ -29,7 +29,7 @@ def test_between_phases_the_next_chooser_and_the_free_roles_are_named():
 
 
 def test_a_log_that_stops_inside_a_phase_names_the_next_decision_there():
-    # formats.md: a player who does not act may be left out of `moves`, and a log may stop
+    # docs/formats/game-log.md: a player who does not act may be left out of `moves`, and a log may stop
     # anywhere: a last phase with players left out is either stopped there or over. Both are said.
     text = game_log("- builder: Anna\n  moves:\n    - Anna: small market for 0\n    - Ben: pass\n")
     report = check(text)

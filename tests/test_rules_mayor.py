@@ -2,8 +2,8 @@
 mayor, free rearrangement, circles filled before San Juan, the arrangement written only when not
 every circle can be filled, and the ship refilled from empty building circles (at least one per player).
 
-Rules: base-game-rules.txt "The Mayor"; rules-data.md A4 (mayor), D30-D33;
-formats.md section 1 (mayor move: the whole arrangement; omitted when every circle can be filled).
+Rules: the 2002 rulebook, "The Mayor"; docs/rule-decisions.md;
+docs/formats/game-log.md (mayor move: the whole arrangement; omitted when every circle can be filled).
 """
 
 from __future__ import annotations
@@ -196,10 +196,10 @@ def test_without_the_privilege_the_mayor_cannot_claim_an_extra_colonist():
     assert "22 colonists" in report.errors[0].message
 
 
-# --- the privilege is optional (formats.md section 1, version 3) --------------------------------
+# --- the privilege is optional (docs/formats/game-log.md, version 3) --------------------------------
 # In round 1 Ben, the mayor, has 2 colonists (the privilege's and one from the ship) for his indigo
 # plantation and small market. An arrangement of one colonist says he declined the privilege: that
-# colonist stays in the supply (base-game-rules.txt: the privilege comes from the supply, never the
+# colonist stays in the supply (the 2002 rulebook: the privilege comes from the supply, never the
 # ship). Left out, his arrangement fills both circles: the privilege taken.
 
 

@@ -1,8 +1,8 @@
 """Role choice: clockwise from the governor, one role per player and per round, the roles in play,
 doubloons on unchosen roles (and the `doubloons:` key), the governor passing left, the prospector.
 
-Rules: base-game-rules.txt "Gameplay", "The Role Cards", "The Prospectors", "A new round";
-rules-data.md A3, D41, D42; formats.md section 1 (phase key `doubloons`).
+Rules: the 2002 rulebook, "Gameplay", "The Role Cards", "The Prospectors", "A new round";
+docs/formats/game-log.md (phase key `doubloons`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 hospice, the `reveal` row (with the discards reshuffled when the stacks run out), full islands and
 the end of the quarries.
 
-Rules: base-game-rules.txt "The Settler", "Hacienda", "Construction Hut", "Hospice";
-rules-data.md A4 (settler), D25-D29, D43; formats.md section 1 (settler moves, `reveal`).
+Rules: the 2002 rulebook, "The Settler", "Hacienda", "Construction Hut", "Hospice";
+docs/formats/game-log.md (settler moves, `reveal`); docs/rule-decisions.md.
 """
 
 from __future__ import annotations

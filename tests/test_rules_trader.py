@@ -2,8 +2,8 @@
 the trader's +1 only with a sale, small and large markets, the house emptied only when full, and
 the written income checked.
 
-Rules: base-game-rules.txt "The Trader", "Small Market", "Office", "Large Market";
-rules-data.md A4 (trader), A5, D11-D15; formats.md section 1 (trader move, `for N` checked).
+Rules: the 2002 rulebook, "The Trader", "Small Market", "Office", "Large Market";
+docs/formats/game-log.md (trader move, `for N` checked).
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def test_a_log_can_name_a_ruleset_file(tmp_path):
 
 @pytest.mark.parametrize("written", ["Base", "BASE", "Expansion 1", "expansion_1", "1897-Expansion-1"])
 def test_a_bundled_ruleset_name_is_case_insensitive_like_every_name(written):
-    """formats.md section 0: names match case-insensitively, space, '-' and '_' alike; a
+    """docs/formats/README.md#names: names match case-insensitively, space, '-' and '_' alike; a
     ruleset's name too (issue 15: `ruleset: Base` was refused)."""
     from referee.wording import normalize
 

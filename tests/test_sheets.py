@@ -1,8 +1,8 @@
-"""Score sheets (formats.md section 2): the valid sheets in fixtures/sheets score to totals
+"""Score sheets (docs/formats/score-sheet.md): the valid sheets in fixtures/sheets score to totals
 computed by hand; each sheet in fixtures/sheets/broken breaks one check and is refused (exit 2)
 with that check's rule id, at the line of the offending entry.
 
-Bonus rules: base-game-rules.txt "Large Buildings"; rules-data.md A7 (guild hall +1 per small and
+Bonus rules: the 2002 rulebook, "Large Buildings" (guild hall +1 per small and
 +2 per large production building; residence 4 up to 9 filled spaces, 5/6/7 for 10/11/12; fortress
 +1 per 3 colonists; customs house +1 per 4 shipping VP; city hall +1 per violet building, itself
 included). Tie-break: doubloons + barrels (A9).
@@ -26,7 +26,7 @@ BROKEN = SHEETS / "broken"
 # Every expected number below was computed by hand from the sheet, not taken from the referee.
 EXPECTED: dict[str, dict[str, dict[str, object]]] = {
     "formats-example.yaml": {
-        # formats.md section 2: buildings 1+2+3+4+4 = 14; guild hall: small indigo plant 1 + indigo plant 2 = 3;
+        # docs/formats/score-sheet.md: buildings 1+2+3+4+4 = 14; guild hall: small indigo plant 1 + indigo plant 2 = 3;
         # the residence is not occupied
         "Anna": {"total": 40, "chips": 23, "buildings": 14, "bonus_by_building": {"Guild Hall": 3}, "rank": 2},
         # buildings 4+3 = 7; fortress 15 // 3 = 5
@@ -163,7 +163,7 @@ def test_sheet_fixtures_name_their_schema(path):
 
 def test_a_cloister_with_the_island_by_kind_scores_its_sets():
     """The same cloister sheet with the island written by kind: 3 corn, 3 sugar, 3 coffee, 2
-    quarries, 1 forest: three sets of 3 (rules-data.md: plantations, quarries and forests
+    quarries, 1 forest: three sets of 3 (docs/rule-decisions.md: plantations, quarries and forests
     count), scored from the ruleset's table."""
     text = (BROKEN / "cloister-without-kinds.yaml").read_text().replace("island: 12", "island: {corn: 3, sugar: 3, coffee: 3, quarry: 2, forest: 1}")
     report = score_sheet(text.encode(), "cloister.yaml", None, BROKEN)

@@ -1,4 +1,4 @@
-"""The shipping calculator (`referee ship`, formats.md section 3, version 3): the rules of the
+"""The shipping calculator (`referee ship`, docs/formats/shipping-position.md, version 3): the rules of the
 captain phase through it, each player's guaranteed, expected and best VP, the expected play, the
 choices, `forced`, every outcome with `--all`; each checked against the plain exhaustive search
 of the engine (`tests/shipping_reference.py`) on random positions."""

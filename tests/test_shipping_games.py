@@ -1,6 +1,6 @@
 """The shipping calculator on the captain phases that games actually played: at every captain role
 choice of the corpus games (`tests/corpus`) and of random-play games of the expansion, the
-position of that moment is written as formats.md section 3 has it, and the phase that the log
+position of that moment is written as docs/formats/shipping-position.md has it, and the phase that the log
 then plays must be one of the calculator's outcomes (`--all`), each player's VP at most their
 best, and their guaranteed VP no more than they can expect, as a table would check the
 calculator against a game it remembers (a player of a random game may well score less than they

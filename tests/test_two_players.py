@@ -1,4 +1,4 @@
-"""The official two-player variant (rules-data.md A2, 2p column and its notes; D45; B1).
+"""The official two-player variant (docs/rule-decisions.md).
 
 Round: the governor chooses first, then the two players alternate until each has chosen three of
 the seven roles (one prospector); the one role left gets a doubloon; the other player becomes
