@@ -8,7 +8,7 @@ Prints, each as the whole `referee ship` process (start-up, reading, search, out
    1 s and 1 GB (issue 26);
 2. `--all` on the worst case: the outcomes, the seconds to the first outcome written and to the
    last, CPU seconds, peak memory; targets under 60 s and 1 GB, the first outcome within 2 s;
-3. the start-up of a small position (the formats.md example): the import of the calculator and
+3. the start-up of a small position (the example of docs/formats/shipping-position.md): the import of the calculator and
    the reading of a well-formed position, without pydantic's model machinery;
 4. realistic positions: 200 random positions of 3 to 5 players, 1 to 5 kinds of 1 to 3 barrels
    each, wharfs, harbors, warehouses, partly loaded ships, base and expansion-1 (fixed seed): the
