@@ -145,7 +145,8 @@ def rows(page: str, text: str) -> list[Row]:
 
 
 def pages() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))}
+    """Every page of docs/, by its path under docs/ (`game-log.md`, `formats/game-log.md`)."""
+    return {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in sorted(DOCS.rglob("*.md"))}
 
 
 PAGES = pages()
@@ -444,11 +445,115 @@ def test_the_pages_are_there_and_the_index_links_every_page():
     assert links >= {"game-log.md", "score-sheet.md", "output.md", "shipping.md"}
 
 
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings of a page: lowercase, punctuation dropped, a space
+    for a '-'; a heading met again gets `-1`, `-2`, ..."""
+    seen: dict[str, int] = {}
+    fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        heading = re.match(r"#{1,6}\s+(.*?)\s*$", line)
+        if heading and not fenced:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).lower()).replace(" ", "-")
+            seen[slug] = seen.get(slug, -1) + 1
+    return {slug if n == 0 else f"{slug}-{n}" for slug, count in seen.items() for n in range(count + 1)}
+
+
+def broken_link(source: Path, target: str) -> str | None:
+    """Why the link `target` (a path, with or without `#anchor`) written in `source` leads nowhere;
+    None when it leads to a file, and to a heading of that page when it names one."""
+    path, _, anchor = target.partition("#")
+    page = (source.parent / path).resolve() if path else source
+    if not page.exists():
+        return f"{path} does not exist"
+    if anchor and page.suffix == ".md" and anchor not in anchors(page.read_text(encoding="utf-8")):
+        return f"{page.name} has no heading #{anchor}"
+    return None
+
+
 def test_links_between_pages_lead_somewhere():
+    """Every link of a page of docs/ leads to a file, and to a heading of it when it names one."""
+    problems = []
     for name, text in PAGES.items():
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
-            if "://" not in target:
-                assert (DOCS / target).resolve().exists(), f"docs/{name}: a link to {target}"
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if "://" not in target and (why := broken_link(DOCS / name, target)):
+                problems.append(f"docs/{name}: a link to {target}: {why}")
+    assert problems == []
+
+
+def test_a_wrong_link_is_found():
+    page = DOCS / "formats" / "README.md"
+    assert broken_link(page, "game-log.md#moves") is None and broken_link(page, "../game-log.md#captain") is None
+    assert broken_link(page, "game-log.md#nowhere") == "game-log.md has no heading #nowhere"
+    assert broken_link(page, "nowhere.md") == "nowhere.md does not exist"
+
+
+# --- the repository stands alone ---------------------------------------------------------------
+
+# Files that were never in the repository: the contract and the rules texts the project was
+# first written from. Written so that this pattern does not match its own source.
+OUTSIDE = re.compile(
+    r"\bformats\.md|rules-data\.md|\.\./shared\b|/work/share[d]|"
+    r"\b(?:base-game-rules|base-game-components-and-buildings|expansion-1-setup|1897-reference-sheet|roles-explained)\.txt"
+)
+DOCS_REFERENCE = re.compile(r"\bdocs/[\w./-]+\.md(?:#[\w-]+)?")
+
+
+def repository_texts() -> dict[str, str]:
+    """Every text file of the repository by its path (the files git tracks, in a checkout)."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True)
+    names = [n for n in listed.stdout.split("\0") if n] if listed.returncode == 0 else []
+    if not names:  # not a checkout (an unpacked sdist): every file but caches and builds
+        names = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file() and not {".git", "__pycache__", "build", "dist"} & set(p.parts)]
+    texts = {}
+    for name in names:
+        try:
+            texts[name] = (ROOT / name).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue  # images, and a file deleted but not yet committed
+    return texts
+
+
+REPOSITORY = repository_texts()
+
+
+def test_no_file_refers_to_a_file_outside_the_repository():
+    """Code, tests, help, messages and docs cite the pages of docs/ (the contract is
+    docs/formats/, the rule decisions docs/rule-decisions.md), never a file a fresh clone lacks."""
+    assert len(REPOSITORY) > 100 and "README.md" in REPOSITORY
+    found = [f"{name}:{n}: {line.strip()}" for name, text in REPOSITORY.items() for n, line in enumerate(text.splitlines(), start=1) if OUTSIDE.search(line)]
+    assert found == []
+
+
+def test_every_reference_to_a_page_of_docs_resolves():
+    """`docs/PAGE.md` or `docs/PAGE.md#heading`, written anywhere in the repository (a docstring,
+    a message, the README), names a page that exists and a heading it has. test_docs.py itself
+    names made-up pages to try its checks."""
+    problems = []
+    for name, text in REPOSITORY.items():
+        if name == "tests/test_docs.py":
+            continue
+        for reference in DOCS_REFERENCE.findall(text):
+            if why := broken_link(ROOT / "README.md", reference):
+                problems.append(f"{name}: {reference}: {why}")
+    assert problems == []
+
+
+def test_a_reference_outside_is_found():
+    assert OUTSIDE.search("see formats" + ".md section 3") and OUTSIDE.search("rules-data" + ".md A9") and OUTSIDE.search("../" + "shared/corpus")
+    assert OUTSIDE.search("base-game-rules" + ".txt") and not OUTSIDE.search("docs/formats/shipping-position.md")
+    assert DOCS_REFERENCE.findall("(docs/formats/commands.md#json), docs/rule-decisions.md.") == ["docs/formats/commands.md#json", "docs/rule-decisions.md"]
+
+
+def test_every_test_a_page_names_exists():
+    """A page that names the test holding a rule (`tests/test_x.py::test_name`, as
+    docs/rule-decisions.md does for every decision) names a test function of that file."""
+    named = [(name, path, test) for name, text in PAGES.items() for path, test in re.findall(r"tests/(test_\w+\.py)::(\w+)", text)]
+    assert len([n for n in named if n[0] == "rule-decisions.md"]) >= 30
+    defined = {path: (ROOT / "tests" / path).read_text(encoding="utf-8") for _, path, _ in named}
+    missing = [f"docs/{name}: tests/{path}::{test}" for name, path, test in named if not re.search(rf"^(async )?def {test}\(", defined[path], re.M)]
+    assert missing == []
 
 
 def test_the_answer_to_a_wrong_result_quoted_in_the_guide_is_the_referees():
