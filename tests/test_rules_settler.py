@@ -9,6 +9,7 @@ docs/formats/game-log.md (settler moves, `reveal`); docs/rule-decisions.md.
 from __future__ import annotations
 
 from tests.conftest import (
+    CORPUS,
     assert_error,
     assert_valid,
     board,
@@ -95,6 +96,19 @@ def test_the_reveal_must_name_players_plus_one_plantations():
 def test_a_missing_reveal_is_reported_at_the_settler_phase_once_play_goes_on():
     text = settler("- Anna: coffee", reveal="") + "  - builder: Ben\n"
     assert_error(check(text), "settler.reveal-missing", line_of(text, "- settler: Anna"))
+
+
+def test_the_last_face_up_row_of_the_game_may_be_left_out():
+    """Corpus game 4p-4's last settler phase is played in the game's last round: the row it draws
+    would never be taken from, so the log is complete without that `reveal`, and scores the same
+    (docs/rule-decisions.md, "The last face-up row")."""
+    text = (CORPUS / "game-4p-4.yaml").read_text()
+    last = "    reveal: [corn, tobacco, sugar, indigo, coffee]\n"
+    assert text.count(last) == 1 and text.rindex("reveal:") == text.index(last) + len("    ")
+    written, left_out = check(text), check(text.replace(last, ""))
+    assert_valid(left_out)
+    assert left_out.complete is True and left_out.scores is not None and written.scores is not None
+    assert [(s.player, s.total) for s in left_out.scores] == [(s.player, s.total) for s in written.scores]
 
 
 def test_a_log_that_stops_before_the_reveal_is_a_game_in_progress():
