@@ -282,6 +282,24 @@ def test_hacienda_tile_alone_without_a_normal_pick():
     assert board(replayed(text), "Anna").island == {"indigo": 1, "tobacco": 1}
 
 
+# Round 21 of a four-player game: the face-down stacks are empty, 9 tiles lie in the discards
+# (2 tobacco); Nils has an occupied hacienda, Hugo is governor.
+EMPTY_STACKS = corpus_prefix("game-4p-1", 80)
+
+
+def test_a_hacienda_drawing_from_empty_stacks_draws_from_the_reshuffled_discards():
+    """docs/rule-decisions.md, "The last face-up row": the discards are reshuffled into a new
+    stack, and the hacienda's tile comes from it."""
+    before = replayed(EMPTY_STACKS)
+    assert sum(before.deck.values()) == 0 and before.discards["tobacco"] == 2
+    text = extend(EMPTY_STACKS, "- settler: Hugo\n  moves:\n    - Hugo: pass\n    - Nils: hacienda tobacco, indigo\n")
+    report = check(text)
+    assert_valid(report)
+    game = replayed(text)
+    assert board(game, "Nils").island["tobacco"] == board(before, "Nils").island["tobacco"] + 1
+    assert sum(game.discards.values()) == 0 and game.deck["tobacco"] == 1  # the other 8 discards make the new stack
+
+
 def test_without_an_occupied_hacienda_no_face_down_tile_is_drawn():
     text = with_building("hacienda", "indigo", "- Cleo: sugar\n- Anna: hacienda tobacco, coffee")
     assert_error(check(text), "settler.hacienda", line_of(text, "- Anna: hacienda tobacco"))
