@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from referee.rulesets.rules import Rules
 
 if TYPE_CHECKING:
+    from referee.rulesets.effects import EffectId
     from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
 
 # End conditions (the game ends at the end of the round, or phase, in which one occurs).
@@ -47,11 +48,11 @@ class Board:
         """A building works only with at least one colonist on it."""
         return self.buildings.get(building, 0) > 0
 
-    def active(self, rules: Rules, effect: str) -> list[Building]:
+    def active(self, rules: Rules, effect: EffectId) -> list[Building]:
         """The player's occupied buildings whose power is `effect`."""
         return [b for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
 
-    def powers(self, rules: Rules, effect: str) -> list[Any]:
+    def powers(self, rules: Rules, effect: EffectId) -> list[Any]:
         """The parameters of the player's occupied buildings with power `effect` (one per building)."""
         buildings = self.buildings
         out = []
@@ -60,7 +61,7 @@ class Board:
                 out.append(power)
         return out
 
-    def has(self, rules: Rules, effect: str) -> bool:
+    def has(self, rules: Rules, effect: EffectId) -> bool:
         """Does the player have an occupied building with `effect`?"""
         buildings = self.buildings
         # a loop, not any() over a generator (as `powers`)

@@ -21,6 +21,8 @@ from referee.wording import a, normalize
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
+    from referee.rulesets.effects import EffectId
+
 MAX_NUMBER = 999
 _INT = re.compile(r"^[0-9]+$")  # ASCII digits only: "²" or "٣" is not a count
 
@@ -253,7 +255,7 @@ def move_adapter() -> TypeAdapter[AnyMove | Keep]:
     return TypeAdapter(Annotated[AnyMove | Keep, Field(discriminator="kind")])
 
 
-def _word(rules: Rules | None, effect: str, default: str) -> str:
+def _word(rules: Rules | None, effect: EffectId, default: str) -> str:
     """The clause word of a building power: that building's name in `rules`."""
     if rules is None:
         return default

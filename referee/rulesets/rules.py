@@ -16,6 +16,7 @@ class UnknownName(ValueError):
 
 
 if TYPE_CHECKING:  # a compiled ruleset's parts are plain objects with the models' fields, typed as the models
+    from referee.rulesets.effects import EffectId
     from referee.rulesets.model import Building, Good, PlayerCount, Role, Ruleset
 
 
@@ -111,11 +112,11 @@ class Rules:
                 return category, hit
         return None
 
-    def with_effect(self, effect_id: str) -> tuple[Building, ...]:
+    def with_effect(self, effect_id: EffectId) -> tuple[Building, ...]:
         """The buildings whose power is `effect_id`."""
         return self.effects.get(effect_id, ())
 
-    def powers_among(self, effect_ids: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    def powers_among(self, effect_ids: tuple[EffectId, ...]) -> tuple[tuple[str, Any], ...]:
         """(building id, power) of every building whose power is one of `effect_ids`, in the
         ruleset's order (worked out once per ruleset: a phase reads several powers at once)."""
         found = self._with_effects.get(effect_ids)
@@ -124,7 +125,7 @@ class Rules:
             self._with_effects[effect_ids] = found
         return found
 
-    def power_names(self, effect_id: str) -> str:
+    def power_names(self, effect_id: EffectId) -> str:
         """The names of the buildings with power `effect_id`, for a sentence: 'Wharf', 'Office or Large Market'."""
         return listing([b.name for b in self.with_effect(effect_id)], "or")
 

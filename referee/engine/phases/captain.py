@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import Phase, wrong_move
@@ -19,6 +19,9 @@ from referee.engine.state import Board, CargoShip
 from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
 from referee.wording import count, listing
+
+if TYPE_CHECKING:
+    from referee.rulesets.effects import EffectId
 
 
 def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int], good: object, barrels: int) -> tuple[int, tuple[int, ...]]:
@@ -130,8 +133,8 @@ class Shipper:
         return self.load(vp, first) if self.small_wharf_loads else vp
 
 
-STORAGE_POWERS = ("store.kinds", "store.barrels")  # what `storage` reads
-SHIPPING_POWERS = ("ship.private-ship", "ship.small-wharf", "ship.load-doubloons", "ship.load-vp", "ship.pairs-vp")  # what `shipper` reads, storage aside
+STORAGE_POWERS: tuple[EffectId, ...] = ("store.kinds", "store.barrels")  # what `storage` reads
+SHIPPING_POWERS: tuple[EffectId, ...] = ("ship.private-ship", "ship.small-wharf", "ship.load-doubloons", "ship.load-vp", "ship.pairs-vp")  # what `shipper` reads, storage aside
 
 
 def shipper(board: Board, rules: Rules, captain: bool, privilege: int = 0) -> Shipper:
@@ -562,7 +565,7 @@ class Captain(Phase):
             return f"{self.name_of(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
         return "it cannot take it"  # pragma: no cover
 
-    def _once_a_phase(self, p: int, effect: str, used: set[int], rule: str) -> Any:
+    def _once_a_phase(self, p: int, effect: EffectId, used: set[int], rule: str) -> Any:
         """The player's private-ship power (wharf, small wharf); refused when the player has
         none occupied, or has used it in this phase."""
         powers = self.board(p).powers(self.rules, effect)
