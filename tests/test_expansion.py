@@ -66,7 +66,7 @@ def ident(name: str) -> str:
     return name.replace(" ", "-")
 
 
-# --- B1: the selection before the game ---------------------------------------------------------------
+# --- The selection before the game (the Expansion rules, setup) ---------------------------------------------------------------
 
 FIRST_BUILD = """
 # round 1: governor Anna
@@ -147,7 +147,7 @@ def test_setup_buildings_is_refused_with_the_base_game():
     assert "base uses them all" in report.errors[0].message
 
 
-# --- Aqueduct (B3, D46): an extra barrel for indigo made in the Indigo Plant, sugar in the Sugar Mill ----
+# --- Aqueduct: an extra barrel for indigo made in the Indigo Plant, sugar in the Sugar Mill ----
 
 
 def aqueduct_log(plant: str, arrangement: str, craftsman: str = "") -> str:
@@ -189,7 +189,7 @@ def test_aqueduct_barrel_is_never_written_as_a_second_extra():
     assert_error(report, "craftsman.extra-count", line_of(text, "- Anna: extra indigo, indigo"))
 
 
-# --- Forest House (B3, D47): plantations face down as forests; 2 forests -1 doubloon, no column limit ---
+# --- Forest House: plantations face down as forests; 2 forests -1 doubloon, no column limit ---
 
 FORESTS = """
 # round 1: governor Anna
@@ -331,7 +331,7 @@ def test_a_forest_needs_a_tile_taken_from_the_row():
     assert report.exit_code == 1
     assert "a forest is a face-up plantation placed face down; Anna took no tile" in report.errors[0].message
 
-# --- Black Market (B3, D48): up to 1 colonist, 1 barrel, 1 VP chip as doubloons, spending all money ---
+# --- Black Market: up to 1 colonist, 1 barrel, 1 VP chip as doubloons, spending all money ---
 # The real expansion-1 ruleset: 2 doubloons each.
 
 BLACK_MARKET = """
@@ -371,7 +371,7 @@ def test_black_market_pays_part_of_the_price_with_a_colonist_when_it_spends_all_
     anna = board(game, "Anna")
     assert anna.doubloons == 0 and "forest-house" in anna.buildings
     assert anna.colonists() == 2
-    assert game.colonist_supply == before + 1  # the colonist goes back to the supply (E table)
+    assert game.colonist_supply == before + 1  # the colonist goes back to the supply (docs/rule-decisions.md)
 
 
 def test_black_market_does_nothing_for_a_player_without_one():
@@ -447,7 +447,7 @@ def test_black_market_is_no_use_to_a_player_with_money_left():
     assert "Anna has 59 doubloons and would pay 3" in report.errors[0].message
 
 
-# --- Guest House (B3): its colonists move once, outside the mayor phase, and work at once -------------
+# --- Guest House: its colonists move once, outside the mayor phase, and work at once -------------
 
 GUESTS = """
 # round 1: governor Anna
@@ -512,7 +512,7 @@ def test_a_guest_house_holds_two_guests_only():
     assert_error(check(text), "guest.empty", line_of(text, "- Anna: guest quarry, guest sugar, guest corn"))
 
 
-# --- Storehouse (B3, D9): 3 barrels of any kinds besides the windrose's one; `keep` with counts -------
+# --- Storehouse: 3 barrels of any kinds besides the windrose's one; `keep` with counts -------
 # The expansion-1 fixture game (real ruleset), cut after the loads of round 13's captain phase:
 # Mateo holds 3 corn and 3 indigo that no ship can take, and an occupied storehouse; Greta holds
 # 3 indigo and 2 sugar and has no storehouse.
@@ -568,7 +568,7 @@ def test_a_storehouse_does_not_excuse_from_loading():
     assert "Mateo must load" in report.errors[0].message
 
 
-# --- Trading Post (B3, D49): one barrel to the owner's own post; the privilege counts, markets do not ----
+# --- Trading Post: one barrel to the owner's own post; the privilege counts, markets do not ----
 # The cost-1 space holds the small market here (Cleo builds one).
 
 TRADING_POST = """
@@ -636,7 +636,7 @@ def test_an_unoccupied_trading_post_buys_nothing():
     assert "Ben has no occupied Trading Post" in report.errors[0].message
 
 
-# --- Church (B3): +1 VP for a column-2 or -3 building, +2 for column 4, when its owner builds ---------
+# --- Church: +1 VP for a column-2 or -3 building, +2 for column 4, when its owner builds ---------
 
 CHURCH = """
 # round 1: governor Anna
@@ -672,7 +672,7 @@ def test_an_unoccupied_church_gives_nothing():
 
 def test_church_vp_can_take_the_last_chip_and_end_the_game():
     # One VP chip (test ruleset): the church's VP in round 2's builder phase takes it; the game
-    # ends at the end of round 2 (E table: a VP trigger in any phase ends the game at the end of the round).
+    # ends at the end of round 2 (docs/rule-decisions.md: a VP trigger in any phase ends the game at the end of the round).
     text = log(
         CHURCH,
         """
@@ -691,7 +691,7 @@ def test_church_vp_can_take_the_last_chip_and_end_the_game():
     assert complete.errors == [] and complete.complete
 
 
-# --- Specialty Factory (B3): doubloons, one less than the most barrels of one kind (corn excepted) -----
+# --- Specialty Factory: doubloons, one less than the most barrels of one kind (corn excepted) -----
 
 SPECIALTY = """
 # round 1: governor Anna
@@ -738,7 +738,7 @@ def test_specialty_factory_gives_no_barrel():
     assert_error(check(text), "craftsman.not-craftsman", line_of(text, "- Cleo: extra corn"))
 
 
-# --- Library (B3): every privilege of its owner doubled -------------------------------------------------
+# --- Library: every privilege of its owner doubled -------------------------------------------------
 
 LIBRARY = """
 # round 1: governor Anna
@@ -929,7 +929,7 @@ def test_library_prospector_takes_two_doubloons():
     assert board(game, "Dan").doubloons == 60 + 1  # no library: 1
 
 
-# --- Cloister (B3, E): sets of 3 identical island tiles, quarries and forests included: 1/3/6/10 --------
+# --- Cloister (docs/rule-decisions.md): sets of 3 identical island tiles, quarries and forests included: 1/3/6/10 --------
 
 EXP = load_ruleset("expansion-1")
 
@@ -1006,7 +1006,7 @@ def test_cloister_scores_in_a_finished_game(anna, ok):
         assert_error(report, "result.mismatch", line_of(text, "result:"))
 
 
-# --- Statue (B3, D51): 8 VP, no circle -------------------------------------------------------------------
+# --- Statue: 8 VP, no circle -------------------------------------------------------------------
 
 
 def test_statue_scores_8_without_a_colonist():
@@ -1041,7 +1041,7 @@ def test_the_university_puts_no_colonist_on_the_statue():
     assert_error(check(text), "builder.university", line_of(text, "- Anna: statue, university"))
 
 
-# --- City Hall and Guild Hall with the new buildings (B2: all 14 are violet, none is production) --------
+# --- City Hall and Guild Hall with the new buildings (all 14 are violet, none is production) --------
 
 
 def test_city_hall_counts_the_new_violet_buildings():

@@ -5,7 +5,7 @@ with that check's rule id, at the line of the offending entry.
 Bonus rules: the 2002 rulebook, "Large Buildings" (guild hall +1 per small and
 +2 per large production building; residence 4 up to 9 filled spaces, 5/6/7 for 10/11/12; fortress
 +1 per 3 colonists; customs house +1 per 4 shipping VP; city hall +1 per violet building, itself
-included). Tie-break: doubloons + barrels (A9).
+included). Tie-break: doubloons + barrels (the 2002 rulebook, "How do you win?").
 """
 
 from __future__ import annotations
