@@ -199,4 +199,4 @@ def test_serve_is_not_imported_by_the_other_commands():
 
 
 def test_the_page_is_a_file_of_the_package():
-    assert (Path(__file__).parent.parent / "referee" / "web" / "index.html").exists()
+    assert (Path(__file__).parent.parent / "referee" / "commands" / "web" / "index.html").exists()

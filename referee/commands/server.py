@@ -257,7 +257,7 @@ def _selection(rules: Any) -> dict[str, Any] | None:
 def _get(path: str) -> tuple[HTTPStatus, bytes, str]:
     """The page or a ruleset's data: (status, payload, content type)."""
     if path in ("/", "/index.html"):
-        return HTTPStatus.OK, resources.files("referee").joinpath(PAGE).read_bytes(), "text/html; charset=utf-8"
+        return HTTPStatus.OK, resources.files("referee.commands").joinpath(PAGE).read_bytes(), "text/html; charset=utf-8"
     if path == "/api/rulesets":
         from referee.rulesets.load import bundled_rulesets
 
