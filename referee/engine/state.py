@@ -7,13 +7,26 @@ prints. Plain slotted dataclasses keep replay fast (tens of thousands of moves p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from referee.rulesets.rules import Rules
 
 if TYPE_CHECKING:
     from referee.rulesets.effects import EffectId
-    from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
+    from referee.rulesets.model import (  # compiled: plain objects with the models' fields
+        BuildBlackMarket,
+        Building,
+        BuildVp,
+        CraftExtraBarrel,
+        CraftKindsBonus,
+        CraftMostKind,
+        Effect,
+        PrivilegeDouble,
+        SettleForest,
+        ShipPrivateShip,
+        TradeBonus,
+        TradeOwnPost,
+    )
 
 # End conditions (the game ends at the end of the round, or phase, in which one occurs).
 COLONISTS, CITY, VP = "colonists", "city", "vp"
@@ -52,6 +65,29 @@ class Board:
         """The player's occupied buildings whose power is `effect`."""
         return [b for b in rules.with_effect(effect) if self.buildings.get(b.id, 0) > 0]
 
+    # each power read as its model (the parameters of its effect id), for the type checker
+    @overload
+    def powers(self, rules: Rules, effect: Literal["build.black-market"]) -> list[BuildBlackMarket]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["craft.extra-barrel"]) -> list[CraftExtraBarrel]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["craft.kinds-bonus"]) -> list[CraftKindsBonus]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["craft.most-kind"]) -> list[CraftMostKind]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["trade.own-post"]) -> list[TradeOwnPost]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["build.vp"]) -> list[BuildVp]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["privilege.double"]) -> list[PrivilegeDouble]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["settle.forest"]) -> list[SettleForest]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["ship.private-ship"]) -> list[ShipPrivateShip]: ...
+    @overload
+    def powers(self, rules: Rules, effect: Literal["trade.bonus"]) -> list[TradeBonus]: ...
+    @overload
+    def powers(self, rules: Rules, effect: EffectId) -> list[Effect]: ...
     def powers(self, rules: Rules, effect: EffectId) -> list[Any]:
         """The parameters of the player's occupied buildings with power `effect` (one per building)."""
         buildings = self.buildings
