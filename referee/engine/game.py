@@ -105,10 +105,15 @@ class Game:
 
     def available_roles(self) -> list[str]:
         """Roles not yet taken this round (each once, whatever the copies)."""
-        out: list[str] = []
+        return list(self.open_cards())
+
+    def open_cards(self) -> dict[str, list[RoleCard]]:
+        """The role cards not taken this round, by role, in the order of the table: a role may be
+        chosen while a card of it is free (`choose_role` checks it, `legal.roles` lists them)."""
+        out: dict[str, list[RoleCard]] = {}
         for card in self.role_cards:
-            if card.taken_by is None and card.role not in out:
-                out.append(card.role)
+            if open_card(card):
+                out.setdefault(card.role, []).append(card)
         return out
 
     def choose_role(self, p: int, role: str, doubloons: int | None = None) -> None:
@@ -131,7 +136,7 @@ class Game:
                 f"the {self.name_of(role)} is not in play with {self.n} players; {self.who(p)} may choose "
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
-        free = [c for c in cards if c.taken_by is None]
+        free = [c for c in cards if open_card(c)]
         if not free:
             taker = self.who(cards[0].taken_by) if cards[0].taken_by is not None else "?"
             raise RuleViolation(
@@ -386,6 +391,11 @@ class Game:
     def _stack(self, counts: Counter[str]) -> str:
         items = [f"{c} {self.name_of(k)}" for k, c in counts.items() if c > 0]
         return listing(items, "and") if items else "none"
+
+
+def open_card(card: RoleCard) -> bool:
+    """May `card` be taken: is it not taken this round?"""
+    return card.taken_by is None
 
 
 def _set_from(targets: Sequence[Any], sources: Sequence[Any]) -> None:

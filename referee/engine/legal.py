@@ -1,10 +1,13 @@
 """Legal moves at every decision point, as the engine's phases list them.
 
-Each phase lists its own candidates (a cheap superset) and accepts the legal ones with the very
-checks its `play` makes, changing nothing: no copy of the game per candidate. Mayor
-arrangements (they can be numerous) are generated directly, and counted without listing them
-where only the number is wanted. These functions are the engine's answers in the words tools
-use; `Game.legal_moves` is the same list.
+Each phase generates its legal moves from the rules that make them legal: the predicates its
+check asks (a building's price, room on the island, a kind the trading house takes ...) are
+asked once for the moves they allow, and no candidate is built only to be refused: nothing is
+raised and caught, and nothing changes. The order is the one of the phase's `candidates` (what
+could be written), of which the list is exactly the part `accepts` takes (tests/test_legal_moves.py).
+Mayor arrangements (they can be numerous) are counted without listing them where only the
+number is wanted. These functions are the engine's answers in the words tools use;
+`Game.legal_moves` is the same list.
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ from referee.moves.clauses import AnyMove, Keep, Pass
 def roles(game: Game) -> list[tuple[str, int | None]]:
     """The role choices open to the chooser: (role, doubloons on the card when it matters)."""
     out: list[tuple[str, int | None]] = []
-    for role in game.available_roles():
-        free = sorted({c.doubloons for c in game.role_cards if c.role == role and c.taken_by is None})
+    for role, cards in game.open_cards().items():
+        if len(cards) == 1:
+            out.append((role, None))
+            continue
+        free = sorted({card.doubloons for card in cards})
         out.extend((role, d if len(free) > 1 else None) for d in free)
     return out
 

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from referee.engine.state import Board
 
 
+PASS = Pass()  # the pass every phase lists (moves are immutable: one object, shared)
+
+
 class Phase:
     """A role's phase: started by the chooser, then played move by move, then finished."""
 
@@ -24,7 +27,7 @@ class Phase:
         self.rules = game.rules
         self.chooser = chooser
         self.doubled = game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
-        self.order = [(chooser + i) % game.n for i in range(game.n)]
+        self.order = [*range(chooser, game.n), *range(chooser)]  # clockwise from the chooser
 
     def clone(self, game: Game) -> Phase:
         """A copy of this phase bound to `game` (a clone of its game)."""
@@ -100,13 +103,17 @@ class Phase:
         self.play(p, move)
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
-        """A cheap superset of the legal moves of `p` now, in log notation order."""
+        """A cheap superset of the legal moves of `p` now, in log notation order: what could be
+        written, before the rules are asked. The engine does not list moves from it (`moves_for`
+        generates them); the property tests do, to check that `moves_for` is exactly the
+        candidates `accepts` takes, in this order."""
         return iter(())
 
     def moves_for(self, p: int) -> Iterator[AnyMove]:
         """The legal moves of `p` now (a player whose turn comes later: after the players
-        before them pass), one by one: the candidates the phase accepts."""
-        return (move for move in self.candidates(p) if self.accepts(p, move))
+        before them pass), one by one, in the order of `candidates`: generated from the
+        predicates the phase's check asks, nothing raised."""
+        raise NotImplementedError
 
     def to_move(self) -> list[int]:
         """The players who may make the next move (a log may skip to a later one)."""
@@ -171,12 +178,16 @@ class TurnPhase(Phase):
     def moves_for(self, p: int) -> Iterator[AnyMove]:
         if not self.reachable(p):
             return iter(())
-        closed = self.closed()
-        return (
-            move
-            for move in self.candidates(p)
-            if (not closed or isinstance(move, Pass) or self.open_when_closed(p, move)) and succeeds(self._check_move, p, move)
-        )
+        moves = self.turn_moves(p)
+        if self.closes and self.closed():  # the rule `_turn` applies: only a pass, or a move still open
+            return (move for move in moves if isinstance(move, Pass) or self.open_when_closed(p, move))
+        return moves
+
+    def turn_moves(self, p: int) -> Iterator[AnyMove]:
+        """The moves `check_pass` and `check` accept from `p` once their turn has come (the phase
+        still open), in the order of `candidates`: generated from the predicates the checks
+        ask, so that listing a move never builds a refusal."""
+        raise NotImplementedError
 
     def _check_move(self, p: int, move: AnyMove) -> None:
         """The move of `p` once their turn has come: a pass, or the phase's `check`."""
@@ -208,9 +219,14 @@ class TurnPhase(Phase):
                 raise
 
     def reachable(self, p: int) -> bool:
-        """Can the turn still come to `p`, everyone before them passing?"""
-        index = next((i for i in range(self.pos, len(self.order)) if self.order[i] == p), None)
-        return index is not None and succeeds(self._check_passes, index)
+        """Can the turn still come to `p`, everyone before them passing (`may_pass`)?"""
+        order = self.order
+        for i in range(self.pos, len(order)):
+            if order[i] == p:
+                return True
+            if not self.may_pass(order[i]):
+                return False
+        return False
 
     def to_move(self) -> list[int]:
         rest = list(dict.fromkeys(self.order[self.pos :]))
@@ -262,8 +278,18 @@ class TurnPhase(Phase):
     def closed_reason(self) -> str:
         return f"{self.title} is over"
 
+    def may_pass(self, p: int) -> bool:
+        """May player `p` pass (be left out of `moves`)? The rule `check_pass` enforces."""
+        return True
+
     def check_pass(self, p: int) -> None:
-        """May player `p` pass (be left out of `moves`)? RuleViolation (`Missing`) if not."""
+        """RuleViolation (`Missing`) if player `p` may not pass (`may_pass`): `refused_pass` says why."""
+        if not self.may_pass(p):
+            raise self.refused_pass(p)
+
+    def refused_pass(self, p: int) -> RuleViolation:
+        """Why `p` may not pass, for `check_pass` (asked only when `may_pass` says no)."""
+        raise NotImplementedError
 
     def skip(self, p: int) -> None:
         """Player `p` passes (left out of `moves`, or `pass`); checked by `check_pass`."""

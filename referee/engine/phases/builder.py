@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
-from referee.engine.phases.base import TurnPhase, wrong_move
+from referee.engine.phases.base import PASS, TurnPhase, wrong_move
 from referee.engine.state import CITY
 from referee.moves.clauses import SAN_JUAN, AnyMove, Build, Pass
 from referee.wording import count, plural
@@ -23,11 +24,20 @@ class Builder(TurnPhase):
     def price(self, p: int, building: Building) -> int:
         """What `building` costs player `p`: quarries (up to its column), the builder's
         privilege, forests (forest house); never below 0."""
-        rules, b = self.rules, self.board(p)
-        discount = min(b.manned.get(rules.quarry.id, 0), building.column)
+        return self._priced(building, *self._discounts(p))
+
+    def _discounts(self, p: int) -> tuple[int, int]:
+        """`p`'s discounts on any building: occupied quarries (each building takes up to its
+        column of them), and the doubloons off every price (privilege, forests)."""
+        off = self._forest_discount(p)
         if p == self.chooser:
-            discount += self.privilege()
-        return max(0, building.cost - discount - self._forest_discount(p))
+            off += self.privilege()
+        return self.board(p).manned.get(self.rules.quarry.id, 0), off
+
+    @staticmethod
+    def _priced(building: Building, quarries: int, off: int) -> int:
+        """The price of `building` with `_discounts`' quarries and doubloons off."""
+        return max(0, building.cost - min(quarries, building.column) - off)
 
     def price_text(self, p: int, building: Building) -> str:
         """How `price` was reached, for messages: 'cost 5, 1 quarry -1, builder -1'."""
@@ -77,14 +87,126 @@ class Builder(TurnPhase):
         needed = self.price(p, building) - b.doubloons
         if needed < 1:
             return
-        places = [SAN_JUAN] if b.san_juan else []
-        places += [t for t, n in b.manned.items() if n > 0] + [x for x, n in b.buildings.items() if n > 0]
-        goods = [k for k, n in b.goods.items() if n > 0]
-        for colonist in [None, *places]:
-            for good in [None, *goods]:
+        for colonist in [None, *self._colonist_places(p)]:
+            for good in [None, *(k for k, n in b.goods.items() if n > 0)]:
                 for vp in (False, True) if b.vp > 0 else (False,):
                     if (colonist is not None) + (good is not None) + vp == needed:
                         yield Build(building=building.id, price=b.doubloons, university=university, pay_colonist=colonist, pay_good=good, pay_vp=vp)
+
+    def _colonist_places(self, p: int) -> list[str]:
+        """Where `p` has a colonist: San Juan, then occupied tiles, then occupied buildings."""
+        b = self.board(p)
+        places = [SAN_JUAN] if b.san_juan else []
+        return places + [t for t, n in b.manned.items() if n > 0] + [x for x, n in b.buildings.items() if n > 0]
+
+    def turn_moves(self, p: int) -> Iterator[AnyMove]:
+        """Pass; then, in the order of `candidates`, each build `check` accepts, from the same
+        predicates: a building `p` may build (`buildable`), priced once per player
+        (`_discounts`), paid in doubloons (`affordable`) or, where a black market allows,
+        partly in kind (`_market_builds`); with the university's colonist where one can come."""
+        rules, b = self.rules, self.board(p)
+        yield PASS
+        universities = (False, True) if b.has(rules, "build.colonist") else (False,)
+        markets = b.powers(rules, "build.black-market")
+        free = self.city_room(p)
+        quarries, off = self._discounts(p)
+        for building in rules.buildings:
+            if not self.buildable(p, building, free):
+                continue
+            price = self._priced(building, quarries, off)
+            for with_colonist in universities:
+                if self.affordable(p, price):
+                    if not with_colonist or self.university_colonist(p, building, None):
+                        yield build_move(building.id, price, with_colonist)
+                elif markets:  # payments in kind only where the money is short (`market_price`: all of it is spent)
+                    yield from self._market_builds(p, building, price, markets[0], with_colonist)
+
+    def _market_builds(self, p: int, building: Building, price: int, market: Any, university: bool) -> Iterator[Build]:
+        """The builds of `_black_market_payments` that `check` accepts: each payment one the
+        market takes (`market_takes`) and the player has (`may_pay`), as many as leave the
+        price equal to the player's money (`market_price`)."""
+        b = self.board(p)
+        colonists = [None, *(place for place in self._colonist_places(p) if self.may_pay_colonist(p, place))] if self.market_takes(market, "colonist") else [None]
+        goods = [None, *(good for good in b.goods if self.may_pay_good(p, good))] if self.market_takes(market, "good") else [None]
+        chips = (False, True) if self.market_takes(market, "vp") and self.may_pay_vp(p) else (False,)
+        for colonist in colonists:
+            for good in goods:
+                for vp in chips:
+                    payments = (colonist is not None) + (good is not None) + vp
+                    if payments and self.market_price(p, price, payments) and (not university or self.university_colonist(p, building, colonist)):
+                        yield build_move(building.id, b.doubloons, university, colonist, good, vp)
+
+    # --- the rules of a build, asked by `check` and by `turn_moves` ---------------------------
+
+    def in_game(self, building: Building) -> bool:
+        """Is `building` in this game (chosen before it, where the ruleset has a selection)?"""
+        return building.id in self.game.in_game
+
+    def built(self, p: int, building: Building) -> bool:
+        """Has `p` built `building` already (a player builds each at most once)?"""
+        return building.id in self.board(p).buildings
+
+    def left(self, building: Building) -> bool:
+        """Is a `building` left to build?"""
+        return self.game.buildings_left.get(building.id, 0) > 0
+
+    def city_room(self, p: int) -> int:
+        """Free city spaces on `p`'s board."""
+        return self.rules.model.city_spaces - self.board(p).city_used(self.rules)
+
+    def buildable(self, p: int, building: Building, free: int) -> bool:
+        """May `p`, with `free` city spaces (`city_room`), build `building` at some price?"""
+        return self.in_game(building) and not self.built(p, building) and self.left(building) and free >= building.size
+
+    def affordable(self, p: int, price: int) -> bool:
+        """Has `p` the doubloons to pay `price`?"""
+        return self.board(p).doubloons >= price
+
+    def university_occupied(self, p: int, paid_from: str | None) -> bool:
+        """Has `p` an occupied university once a colonist is paid from `paid_from` (a colonist paid
+        to the black market from the university leaves it unoccupied)?"""
+        buildings = self.board(p).buildings
+        return any(buildings.get(x.id, 0) - (paid_from == x.id) > 0 for x in self.rules.with_effect("build.colonist"))
+
+    def university_colonist(self, p: int, building: Building, paid_from: str | None) -> bool:
+        """Can a university's colonist come with `building`: a university occupied
+        (`university_occupied`) and a circle on the building?"""
+        return self.university_occupied(p, paid_from) and building.circles > 0
+
+    @staticmethod
+    def market_takes(market: Any, kind: str) -> bool:
+        """Does the black market (its power's parameters) take a payment of `kind` ('colonist', 'good', 'vp')?"""
+        return bool({"colonist": market.colonist, "good": market.good, "vp": market.vp}[kind])
+
+    def market_price(self, p: int, price: int, payments: int) -> bool:
+        """Do `payments` in kind leave `price` equal to all of `p`'s money, as the black market requires?"""
+        return price - payments == self.board(p).doubloons
+
+    def may_pay_colonist(self, p: int, place: str) -> bool:
+        """Has `p` a colonist on `place` they may pay with (the black market's own may not)?"""
+        return self.has_colonist(p, place) and not self.market_own(p, place)
+
+    def has_colonist(self, p: int, place: str) -> bool:
+        """Is a colonist of `p`'s on `place` (San Juan, a tile, a building)?"""
+        rules, b = self.rules, self.board(p)
+        if place == SAN_JUAN:
+            return b.san_juan > 0
+        if place in rules.building:
+            return b.buildings.get(place, 0) > 0
+        return b.manned.get(place, 0) > 0
+
+    def market_own(self, p: int, place: str) -> bool:
+        """Is `place` `p`'s occupied black market, whose colonist is what lets them pay in kind?"""
+        rules, b = self.rules, self.board(p)
+        return place in rules.building and rules.building[place].effect is b.powers(rules, "build.black-market")[0] and b.buildings.get(place, 0) > 0
+
+    def may_pay_good(self, p: int, good: str) -> bool:
+        """Has `p` a barrel of `good` to pay with?"""
+        return self.board(p).goods.get(good, 0) > 0
+
+    def may_pay_vp(self, p: int) -> bool:
+        """Has `p` a VP chip to pay with?"""
+        return self.board(p).vp > 0
 
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Build):
@@ -93,13 +215,13 @@ class Builder(TurnPhase):
         building = rules.building[move.building]
         name = building.name
         payments = move.payments
-        if move.building not in game.in_game:
+        if not self.in_game(building):
             raise RuleViolation("builder.not-in-game", f"the {name} is not in this game: it was not chosen before the game")
-        if move.building in b.buildings:
+        if self.built(p, building):
             raise RuleViolation("builder.duplicate", f"{self.who(p)} already has a {name}: a player builds each building at most once")
-        if game.buildings_left.get(move.building, 0) <= 0:
+        if not self.left(building):
             raise RuleViolation("builder.none-left", f"no {name} is left to build (the game has {rules.copies(building, game.n)})")
-        free = rules.model.city_spaces - b.city_used(rules)
+        free = self.city_room(p)
         if free < building.size:
             raise RuleViolation(
                 "builder.city-full",
@@ -110,7 +232,7 @@ class Builder(TurnPhase):
             price = self._check_black_market(p, move, price, building)
         if move.price is not None and move.price != price:
             raise RuleViolation("builder.price", f"the {name} costs {self.who(p)} {price}{self._how(p, building, move)}, not {move.price}")
-        if b.doubloons < price:
+        if not self.affordable(p, price):
             raise RuleViolation(
                 "builder.cannot-afford",
                 f"{self.who(p)} has {b.doubloons} {rules.terms.doubloon[1]}; the {name} costs them {price}{self._how(p, building, move)}",
@@ -118,12 +240,10 @@ class Builder(TurnPhase):
         if payments:
             self._check_payments(p, move)
         if move.university:
-            universities = rules.with_effect("build.colonist")
-            # a colonist paid to the black market from the university leaves it unoccupied
-            if not any(b.buildings.get(x.id, 0) - (move.pay_colonist == x.id) > 0 for x in universities):
+            if not self.university_occupied(p, move.pay_colonist):
                 names = rules.power_names("build.colonist")
                 raise RuleViolation("builder.university", f"{self.who(p)} has no occupied {names}: no {rules.terms.colonist[0]} comes with the building")
-            if building.circles == 0:
+            if not self.university_colonist(p, building, move.pay_colonist):  # occupied: the circle is what is missing
                 raise RuleViolation("builder.university", f"the {name} has no circle for a {rules.terms.colonist[0]}")
 
     def _how(self, p: int, building: Building, move: Build) -> str:
@@ -161,8 +281,8 @@ class Builder(TurnPhase):
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no occupied {names}: the price is paid in {rules.terms.doubloon[1]}")
         market = markets[0]
         t = rules.terms
-        for what, used, allowed in ((t.colonist[0], move.pay_colonist is not None, market.colonist), (t.barrel[0], move.pay_good is not None, market.good), (t.vp_chip[0], move.pay_vp, market.vp)):
-            if used and not allowed:
+        for what, kind, used in ((t.colonist[0], "colonist", move.pay_colonist is not None), (t.barrel[0], "good", move.pay_good is not None), (t.vp_chip[0], "vp", move.pay_vp)):
+            if used and not self.market_takes(market, kind):
                 raise RuleViolation("builder.black-market", f"the {names} does not take a {what} as payment")
         if move.payments_again:  # one colonist, one barrel, one VP chip at most (docs/rule-decisions.md)
             words = {"colonist": t.colonist, "good": t.barrel, "vp": t.vp_chip}
@@ -175,7 +295,7 @@ class Builder(TurnPhase):
         rest = price - move.payments
         if rest < 0:
             raise RuleViolation("builder.black-market", f"the building costs {self.who(p)} only {price}; {move.payments} payments are too many")
-        if rest != b.doubloons:
+        if not self.market_price(p, price, move.payments):
             raise RuleViolation(
                 "builder.black-market",
                 f"the {names} may only be used when it spends all the money: {self.who(p)} has {count(b.doubloons, rules.terms.doubloon)} "
@@ -185,28 +305,21 @@ class Builder(TurnPhase):
 
     def _check_payments(self, p: int, move: Build) -> None:
         """Has `p` the colonist, the barrel and the VP chip they pay in kind?"""
-        rules, b = self.rules, self.board(p)
-        market = b.powers(rules, "build.black-market")[0]
+        rules = self.rules
         place = move.pay_colonist
         if place is not None:
-            if place == SAN_JUAN:
-                ok = b.san_juan > 0
-            elif place in rules.building:
-                if rules.building[place].effect is market and b.buildings.get(place, 0) > 0:
-                    names = rules.power_names("build.black-market")
-                    raise RuleViolation(
-                        "builder.black-market",
-                        f"the {names}'s own {rules.terms.colonist[0]} cannot pay for a building: it is the one that lets {self.who(p)} pay in kind; "
-                        f"a {rules.terms.colonist[0]} from {rules.terms.san_juan}, a plantation, a quarry or another building can",
-                    )
-                ok = b.buildings.get(place, 0) > 0
-            else:
-                ok = b.manned.get(place, 0) > 0
-            if not ok:
+            if self.market_own(p, place):
+                names = rules.power_names("build.black-market")
+                raise RuleViolation(
+                    "builder.black-market",
+                    f"the {names}'s own {rules.terms.colonist[0]} cannot pay for a building: it is the one that lets {self.who(p)} pay in kind; "
+                    f"a {rules.terms.colonist[0]} from {rules.terms.san_juan}, a plantation, a quarry or another building can",
+                )
+            if not self.has_colonist(p, place):
                 raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.colonist[0]} to pay with on {rules.terms.san_juan if place == SAN_JUAN else 'the ' + self.name_of(place)}")
-        if move.pay_good is not None and b.goods.get(move.pay_good, 0) <= 0:
+        if move.pay_good is not None and not self.may_pay_good(p, move.pay_good):
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no {self.name_of(move.pay_good)} to pay with")
-        if move.pay_vp and b.vp <= 0:
+        if move.pay_vp and not self.may_pay_vp(p):
             raise RuleViolation("builder.black-market", f"{self.who(p)} has no {rules.terms.vp_chip[0]} to pay with")
 
     def _pay_black_market(self, p: int, move: Build) -> None:
@@ -241,3 +354,10 @@ class Builder(TurnPhase):
             p = self.order[self.pos]
             return f"{self.title}: {self.who(p)} may build ({count(self.board(p).doubloons, self.rules.terms.doubloon)})"
         return f"{self.title}: every turn has been taken"
+
+
+@lru_cache(maxsize=8192)
+def build_move(building: str, price: int, university: bool, pay_colonist: str | None = None, pay_good: str | None = None, pay_vp: bool = False) -> Build:
+    """A listed build (moves are immutable: one object for each, however often listed, which
+    listing many times a game makes worth it: building one costs more than finding it)."""
+    return Build(building=building, price=price, university=university, pay_colonist=pay_colonist, pay_good=pay_good, pay_vp=pay_vp)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from itertools import product
 
 from referee.diagnostics import Missing, RuleViolation
-from referee.engine.phases.base import Phase, wrong_move
+from referee.engine.phases.base import PASS, Phase, wrong_move
 from referee.moves.clauses import AnyMove, Extra, Keep, Pass
 from referee.rulesets.rules import Rules
 from referee.wording import count, listing
@@ -18,7 +18,9 @@ def capacity(board_buildings: dict[str, int], manned: dict[str, int], rules: Rul
     plantations = manned.get(good, 0)
     if not plantations or not rules.good[good].building_needed:
         return plantations
-    circles = sum(board_buildings.get(b, 0) for b in rules.producers[good])
+    circles = 0
+    for building in rules.producers[good]:  # a loop, not sum() over a generator: asked for every good of every board
+        circles += board_buildings.get(building, 0)
     return min(plantations, circles)
 
 
@@ -29,15 +31,15 @@ class Craftsman(Phase):
 
     def start(self) -> None:
         game, rules = self.game, self.rules
+        supply = game.goods_supply
         self.produced: dict[int, dict[str, int]] = {}
         for p in self.order:
             b = self.board(p)
             made: dict[str, int] = {}
             for good in rules.goods:
-                want = capacity(b.buildings, b.manned, rules, good)
-                got = min(want, game.goods_supply[good])
+                got = min(capacity(b.buildings, b.manned, rules, good), supply[good])
                 if got > 0:
-                    game.goods_supply[good] -= got
+                    supply[good] -= got
                     b.goods[good] = b.goods.get(good, 0) + got
                     made[good] = got
             self.produced[p] = made
@@ -72,7 +74,25 @@ class Craftsman(Phase):
 
     def choices(self) -> list[str]:
         """Kinds the craftsman may take as the extra barrel: produced this phase, still in the supply."""
-        return [k for k in self.produced[self.chooser] if self.game.goods_supply[k] > 0]
+        return [k for k in self.produced[self.chooser] if self.supplied(k, ())]
+
+    # --- the rules of the extra barrels, asked by `_check_take` and by `moves_for` -----------
+
+    def extra_open(self) -> bool:
+        """Is the craftsman's extra still to be taken (once a phase)?"""
+        return not self.extra_done
+
+    def produced_kind(self, p: int, good: str) -> bool:
+        """Did `p` produce `good` this phase (the extra barrel is of such a kind)?"""
+        return good in self.produced[p]
+
+    def supplied(self, good: str, before: tuple[str, ...]) -> bool:
+        """Is a barrel of `good` left in the supply once the extra barrels `before` it are taken?"""
+        return self.game.goods_supply[good] - before.count(good) > 0
+
+    def takes(self, goods: tuple[str, ...]) -> bool:
+        """Is each of `goods`, taken in turn, left in the supply (`supplied`)?"""
+        return all(self.supplied(good, goods[:i]) for i, good in enumerate(goods))
 
     def play(self, p: int, move: AnyMove) -> None:
         extra = self.check_play(p, move)
@@ -94,6 +114,26 @@ class Craftsman(Phase):
             for kind in self.choices():
                 yield Extra(goods=(kind,))
 
+    def moves_for(self, p: int) -> Iterator[AnyMove]:
+        """In the order of `candidates`, what `check_play` accepts: anyone else's pass; the
+        craftsman's, `extra none` and each choice of extra barrels while the extra is open
+        (`extra_open`), of kinds produced and left in the supply (`choices`, `takes`)."""
+        if p != self.chooser:
+            yield PASS
+            return
+        if not self.extra_open():
+            return
+        yield PASS
+        yield Extra(goods=())
+        allowed = self.extras_allowed()
+        choices = self.choices()
+        for combo in product(choices, repeat=allowed):
+            if list(combo) == sorted(combo) and self.takes(combo):
+                yield Extra(goods=combo)
+        if allowed > 1:
+            for kind in choices:
+                yield Extra(goods=(kind,))
+
     def to_move(self) -> list[int]:
         return [self.chooser] if not self.extra_done and self.choices() else []
 
@@ -111,24 +151,22 @@ class Craftsman(Phase):
         return move
 
     def _check_take(self, p: int, move: Extra) -> None:
-        supply = self.game.goods_supply
-        if self.extra_done:
+        if not self.extra_open():
             raise RuleViolation("craftsman.extra-twice", f"{self.who(p)} has already taken the craftsman's extra")
         allowed = self.extras_allowed()
         if len(move.goods) > allowed:
             raise RuleViolation("craftsman.extra-count", f"the {self.name_of(self.role)} takes at most {count(allowed, self.rules.terms.barrel)} extra, not {len(move.goods)}")
-        taken: dict[str, int] = {}
-        for good in move.goods:
-            if good not in self.produced[p]:
+        for i, good in enumerate(move.goods):
+            if not self.produced_kind(p, good):
                 made = listing([self.name_of(k) for k in self.produced[p]], "or")
                 raise RuleViolation(
                     "craftsman.extra-kind",
                     f"the extra {self.rules.terms.barrel[0]} must be of a kind {self.who(p)} produced this phase ({made if self.produced[p] else 'none: no extra ' + self.rules.terms.barrel[0]}), not {self.name_of(good)}",
                 )
-            if supply[good] - taken.get(good, 0) <= 0:
-                left = [k for k in self.produced[self.chooser] if supply[k] - taken.get(k, 0) > 0]  # the choices once the barrels before are taken
+            before = move.goods[:i]
+            if not self.supplied(good, before):
+                left = [k for k in self.produced[self.chooser] if self.supplied(k, before)]  # the choices once the barrels before are taken
                 raise RuleViolation("craftsman.extra-supply", f"no {self.name_of(good)} is left in the supply; {self.who(p)} may take {listing([self.name_of(k) for k in left], 'or') if left else 'nothing'}")
-            taken[good] = taken.get(good, 0) + 1
 
     def _take(self, p: int, move: Extra) -> None:
         """The extra barrels (checked by `_check_take`)."""

@@ -37,8 +37,9 @@ class Mayor(TurnPhase):
         game.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
         board.san_juan += privilege
         self.privilege_colonists = privilege  # what the mayor's arrangement may still decline
-        for i in range(game.colonist_ship):  # one at a time, clockwise from the mayor
-            self.board(self.order[i % game.n]).san_juan += 1
+        ship, n = game.colonist_ship, game.n
+        for i in range(min(ship, n)):  # one at a time, clockwise from the mayor: the first `ship % n` players get one more
+            self.board(self.order[i]).san_juan += ship // n + (i < ship % n)
         game.colonist_ship = 0
 
     def declinable(self, p: int) -> int:
@@ -59,8 +60,8 @@ class Mayor(TurnPhase):
         for colonists in self._counts(p):
             yield from arrangements(rules, b, colonists)
 
-    def moves_for(self, p: int) -> Iterator[AnyMove]:
-        return self.candidates(p) if self.reachable(p) else iter(())
+    def turn_moves(self, p: int) -> Iterator[AnyMove]:
+        return self.candidates(p)  # generated legal: every arrangement, no superset
 
     def count_moves(self, p: int) -> int:
         """How many arrangements `p` may give now, counted without listing them."""
@@ -128,16 +129,19 @@ class Mayor(TurnPhase):
             b.buildings = {k: circles_of[k] for k in b.buildings}
             b.san_juan = total - circles
 
-    def check_pass(self, p: int) -> None:
+    def may_pass(self, p: int) -> bool:
         """A player left out is arranged for only when every circle can be filled: a mayor so
         left out took the privilege, though declining it was open to them (docs/formats/game-log.md: an
         arrangement left out means it was taken)."""
         b = self.board(p)
         total = b.colonists()
+        return total == 0 or total >= b.circles(self.rules)
+
+    def refused_pass(self, p: int) -> RuleViolation:
+        b = self.board(p)
+        total = b.colonists()
         circles = b.circles(self.rules)
-        if total >= circles or total == 0:
-            return
-        raise Missing(
+        return Missing(
             "mayor.arrangement-missing",
             f"{self.who(p)} must give their arrangement: {count(total, self.rules.terms.colonist)} "
             f"for {count(circles, ('circle', 'circles'))}, so not every circle can be filled",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from referee.diagnostics import RuleViolation
-from referee.engine.phases.base import Phase
+from referee.engine.phases.base import PASS, Phase
 from referee.moves.clauses import AnyMove, Pass
 
 
@@ -26,6 +26,10 @@ class Prospector(Phase):
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
         yield Pass()
+
+    def moves_for(self, p: int) -> Iterator[AnyMove]:
+        """A pass: the one move `check_play` accepts, from anyone."""
+        yield PASS
 
     def waiting(self) -> str:
         return f"{self.title} is done"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import product
 from typing import NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
-from referee.engine.phases.base import TurnPhase, wrong_move
+from referee.engine.phases.base import PASS, TurnPhase, wrong_move
 from referee.moves.clauses import AnyMove, Keep, Pass, Settle
 from referee.wording import a, listing
 
@@ -31,58 +33,126 @@ class Settler(TurnPhase):
     def candidates(self, p: int) -> Iterator[AnyMove]:
         """Pass; every face-up tile and the quarry, with the hacienda's draw of each kind the
         stacks hold, the hospice's colonist and a forest where the player's buildings allow."""
-        game, rules, b = self.game, self.rules, self.board(p)
+        game, rules = self.game, self.rules
         yield Pass()
         picks: list[str | None] = [None, *dict.fromkeys(game.face_up), rules.quarry.id]
         draws: list[str | None] = [None]
-        if b.has(rules, "settle.extra-tile"):
-            pool = game.deck if sum(game.deck.values()) else game.discards
-            draws += [k for k, n in pool.items() if n > 0]
-        hospice = [False, True] if b.has(rules, "settle.colonist") else [False]
-        forest = [False, True] if b.has(rules, "settle.forest") else [False]
+        if self.draws(p):
+            draws += [k for k, n in self.stack().items() if n > 0]
+        hospice = [False, True] if self.hospice(p) else [False]
+        forest = [False, True] if self.forests(p) else [False]
         for draw, tile, with_colonist, as_forest in product(draws, picks, hospice, forest):
             if tile is None and (with_colonist or as_forest or draw is None):
                 continue
             yield Settle(extra_tile=draw, tile=tile, hospice=with_colonist, forest=as_forest)
 
+    def turn_moves(self, p: int) -> Iterator[AnyMove]:
+        """Pass; then, in the order of `candidates`, each settle `check` accepts, from the same
+        predicates: room on the island, the quarry's and the draw's conditions, a clause only
+        with a building that gives it (the forest never with a quarry)."""
+        rules = self.rules
+        quarry = rules.quarry.id
+        yield PASS
+        picks = [tile for tile in dict.fromkeys(self.game.face_up) if self.face_up(tile)]
+        if self.quarry_open(p):
+            picks.append(quarry)
+        hospice = (False, True) if self.hospice(p) else (False,)
+        forests = self.forests(p)
+        draws: list[str | None] = [None]
+        if self.draws(p):
+            draws += [kind for kind, n in self.stack().items() if n > 0 and self.may_draw(p, kind)]
+        for draw in draws:
+            if draw is not None:
+                yield settle_move(draw, None, False, False)
+            if not self.has_room(p, 1 if draw is None else 2):
+                continue
+            for tile in picks:
+                for with_colonist in hospice:
+                    yield settle_move(draw, tile, with_colonist, False)
+                    if forests and tile != quarry:
+                        yield settle_move(draw, tile, with_colonist, True)
+
+    # --- the rules of a settle, asked by `check` and by `turn_moves` --------------------------
+
+    def has_room(self, p: int, tiles: int) -> bool:
+        """Has `p`'s island room for `tiles` more tiles?"""
+        return self.free_spaces(p) >= tiles
+
+    def second_pick(self) -> bool:
+        """Is this the settler's second pick (a doubled privilege), which is a face-up plantation?"""
+        return self.pos >= self.game.n
+
+    def may_take_quarry(self, p: int) -> bool:
+        """Is `p` the settler, or the owner of an occupied construction hut?"""
+        return p == self.chooser or self.board(p).has(self.rules, "settle.quarry")
+
+    def quarry_open(self, p: int) -> bool:
+        """May `p` take a quarry now: not the second pick, allowed to, and one left?"""
+        return not self.second_pick() and self.may_take_quarry(p) and self.game.quarries > 0
+
+    def face_up(self, tile: str) -> bool:
+        """Is a `tile` plantation in the face-up row?"""
+        return tile in self.game.face_up
+
+    def forests(self, p: int) -> bool:
+        """May `p` place a tile as a forest (an occupied forest house)?"""
+        return self.board(p).has(self.rules, "settle.forest")
+
+    def hospice(self, p: int) -> bool:
+        """Does a colonist come with `p`'s tile if they ask (an occupied hospice)?"""
+        return self.board(p).has(self.rules, "settle.colonist")
+
+    def draws(self, p: int) -> bool:
+        """May `p` draw a face-down tile (an occupied hacienda)?"""
+        return self.board(p).has(self.rules, "settle.extra-tile")
+
+    def stack(self) -> Counter[str]:
+        """The face-down tiles a draw comes from: the stacks, or the discards once they are empty
+        (reshuffled)."""
+        game = self.game
+        return game.deck if sum(game.deck.values()) else game.discards
+
+    def may_draw(self, p: int, kind: str) -> bool:
+        """May `p`, who has a hacienda, draw a face-down `kind`: a plantation, room for it, one left?"""
+        return kind != self.rules.quarry.id and self.has_room(p, 1) and self.stack()[kind] > 0
+
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Settle):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.board(p)
+        rules = self.rules
         if move.tile is None and (move.hospice or move.forest):
             self._clause_without_tile(p, move)
-        free = self.free_spaces(p)
+        tiles = 1
         if move.extra_tile is not None:
             self._check_draw(p, move.extra_tile)
-            free -= 1
+            tiles = 2
         if move.tile is None:
             return
         tile = move.tile
-        if free < 1:
+        if not self.has_room(p, tiles):
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full ({rules.model.island_spaces} spaces): no tile can be placed")
-        if tile == rules.quarry.id and self.pos >= self.game.n:
+        if tile == rules.quarry.id and self.second_pick():
             raise RuleViolation(
                 "settler.second-pick",
                 f"the {self.name_of(self.role)}'s second pick (a doubled {rules.terms.privilege}) is a face-up {rules.terms.plantation[0]}: {self.row()}",
             )
         if tile == rules.quarry.id:
-            may = p == self.chooser or b.has(rules, "settle.quarry")
-            if not may:
+            if not self.may_take_quarry(p):
                 huts = rules.power_names("settle.quarry")
                 raise RuleViolation(
                     "settler.quarry",
                     f"only the {self.name_of(self.role)} ({self.who(self.chooser)}) or the owner of an occupied {huts} may take a "
                     f"{self.name_of(tile)}; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}",
                 )
-            if game.quarries <= 0:
+            if self.game.quarries <= 0:
                 raise RuleViolation("settler.no-quarry", f"no {self.name_of(tile)} is left; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}")
-        elif tile not in game.face_up:
+        elif not self.face_up(tile):
             raise RuleViolation("settler.not-face-up", f"no {self.name_of(tile)} {rules.terms.plantation[0]} is face up; the face-up {rules.terms.plantation[1]} are: {self.row()}")
         if move.forest:
             self.forest_check(p)
             if tile == rules.quarry.id:
                 raise RuleViolation("settler.forest", f"a {self.name_of(tile)} cannot be placed as a forest; only {rules.terms.plantation[1]} can")
-        if move.hospice and not b.has(rules, "settle.colonist"):
+        if move.hospice and not self.hospice(p):
             names = rules.power_names("settle.colonist")
             raise RuleViolation("settler.hospice", f"{self.who(p)} has no occupied {names}: no extra {rules.terms.colonist[0]} comes with the tile")
 
@@ -112,7 +182,7 @@ class Settler(TurnPhase):
     def forest_check(self, p: int) -> None:
         """Forests need an occupied forest house (expansion); refused in rulesets without one."""
         rules = self.rules
-        if not self.board(p).has(rules, "settle.forest"):
+        if not self.forests(p):
             raise RuleViolation("settler.forest", f"{self.who(p)} has no occupied building that turns {rules.terms.plantation[1]} into forests")
 
     def _clause_without_tile(self, p: int, move: Settle) -> NoReturn:
@@ -129,18 +199,18 @@ class Settler(TurnPhase):
         raise RuleViolation("settler.forest", f"a forest is a face-up {rules.terms.plantation[0]} placed face down; {self.who(p)} {took}")
 
     def _check_draw(self, p: int, kind: str) -> None:
-        """May `p` draw a face-down `kind` with a hacienda? (Applied in `apply`.)"""
-        game, rules, b = self.game, self.rules, self.board(p)
+        """May `p` draw a face-down `kind` with a hacienda (`draws`, `may_draw`)? (Applied in `apply`.)"""
+        rules = self.rules
         if kind == rules.quarry.id:
             names = rules.power_names("settle.extra-tile")
             raise RuleViolation("settler.hacienda", f"the {names} draws a face-down {rules.terms.plantation[0]}, never {a(self.name_of(kind))}")
-        if not b.has(rules, "settle.extra-tile"):
+        if not self.draws(p):
             names = rules.power_names("settle.extra-tile")
             raise RuleViolation("settler.hacienda", f"{self.who(p)} has no occupied {names}: no face-down {rules.terms.plantation[0]} may be drawn")
-        if self.free_spaces(p) < 1:
+        if not self.has_room(p, 1):
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full: no face-down {rules.terms.plantation[0]} can be placed")
-        stack = game.deck if sum(game.deck.values()) else game.discards  # an empty stack: the discards are reshuffled
-        if stack[kind] <= 0:
+        stack = self.stack()
+        if not self.may_draw(p, kind):  # the one condition left: none of the kind in the stack
             held = ", ".join(f"{c} {self.name_of(k)}" for k, c in stack.items() if c > 0) or "nothing"
             raise RuleViolation("settler.draw", f"no {self.name_of(kind)} {rules.terms.plantation[0]} is left face down (the {rules.terms.stacks} hold{'s' if rules.terms.stacks == 'bag' else ''} {held})")
 
@@ -174,3 +244,10 @@ class Settler(TurnPhase):
         if self.pos < len(self.order):
             return f"{self.title}: {self.who(self.order[self.pos])} may take {a(self.rules.terms.plantation[0])} ({self.row()})"
         return f"{self.title}: the new face-up row ('reveal') is awaited"
+
+
+@lru_cache(maxsize=4096)
+def settle_move(extra_tile: str | None, tile: str | None, hospice: bool, forest: bool) -> Settle:
+    """A listed settle (moves are immutable: one object for each, however often listed, which
+    listing many times a game makes worth it: building one costs more than finding it)."""
+    return Settle(extra_tile=extra_tile, tile=tile, hospice=hospice, forest=forest)

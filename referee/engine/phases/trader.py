@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from referee.diagnostics import RuleViolation
-from referee.engine.phases.base import TurnPhase, wrong_move
+from referee.engine.phases.base import PASS, TurnPhase, wrong_move
 from referee.moves.clauses import AnyMove, Keep, Pass, Sell
 from referee.wording import count, listing
 
@@ -61,8 +62,16 @@ class Trader(TurnPhase):
         if self.closed():
             return []
         b = self.board(p)
-        any_kind = b.has(self.rules, "trade.any-kind")
-        return [k for k, n in b.goods.items() if n > 0 and (any_kind or k not in self.game.trading_house)]
+        return [k for k, n in b.goods.items() if n > 0 and self.kind_open(p, k)]
+
+    def kind_open(self, p: int, good: str) -> bool:
+        """May `p` sell `good` to the trading house: a kind it does not hold yet, or any kind
+        with an occupied office?"""
+        return good not in self.game.trading_house or self.board(p).has(self.rules, "trade.any-kind")
+
+    def holds(self, p: int, good: str) -> bool:
+        """Has `p` a barrel of `good` to sell?"""
+        return self.board(p).goods.get(good, 0) > 0
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
         """Pass; a sale of each kind held (and to the player's own trading post, if occupied)."""
@@ -74,21 +83,33 @@ class Trader(TurnPhase):
                 if post:
                     yield Sell(good=good, own_post=True)
 
+    def turn_moves(self, p: int) -> Iterator[AnyMove]:
+        """Pass; then, in the order of `candidates`, each sale `check` accepts: a barrel held
+        (`holds`) of a kind the house takes (`kind_open`), or to the player's own post."""
+        yield PASS
+        post = self.board(p).has(self.rules, "trade.own-post")
+        for good in self.board(p).goods:
+            if self.holds(p, good):
+                if self.kind_open(p, good):
+                    yield sell_move(good, False)
+                if post:
+                    yield sell_move(good, True)
+
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Sell):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.board(p)
+        rules = self.rules
         good = move.good
         if move.own_post:
             self._check_own_post(p, move)
             return
-        if b.goods.get(good, 0) <= 0:
+        if not self.holds(p, good):
             options = self.sellable(p)
             raise RuleViolation(
                 "trader.no-barrel",
                 f"{self.who(p)} has no {self.name_of(good)} to sell; they may sell {listing([self.name_of(k) for k in options], 'or') if options else 'nothing'}",
             )
-        if good in game.trading_house and not b.has(rules, "trade.any-kind"):
+        if not self.kind_open(p, good):
             options = self.sellable(p)
             offices = rules.power_names("trade.any-kind")
             raise RuleViolation(
@@ -108,7 +129,7 @@ class Trader(TurnPhase):
         names = rules.power_names("trade.own-post")
         if not posts:
             raise RuleViolation("trader.trading-post", f"{self.who(p)} has no occupied {names}")
-        if b.goods.get(move.good, 0) <= 0:
+        if not self.holds(p, move.good):
             raise RuleViolation("trader.no-barrel", f"{self.who(p)} has no {self.name_of(move.good)} to sell")
         if move.income is not None:
             income, how = self.income(p, move.good, markets=posts[0].markets)
@@ -142,3 +163,9 @@ class Trader(TurnPhase):
             options = self.sellable(p)
             return f"{self.title}: {self.who(p)} may sell {listing([self.name_of(k) for k in options], 'or') if options else 'nothing'}"
         return f"{self.title}: every turn has been taken"
+
+
+@lru_cache(maxsize=256)
+def sell_move(good: str, own_post: bool) -> Sell:
+    """A listed sale (moves are immutable: one object for each, however often listed)."""
+    return Sell(good=good, own_post=own_post)
