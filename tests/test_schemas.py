@@ -57,8 +57,8 @@ def test_every_game_log_schema_property_has_a_description():
 
 
 def test_the_quick_shape_check_knows_the_models_top_level_keys():
-    from referee.documents.log_outline import TOP_KEYS
     from referee.documents.log_model import GameLogModel
+    from referee.documents.log_outline import TOP_KEYS
 
     assert set(GameLogModel.model_fields) == set(TOP_KEYS)
 
