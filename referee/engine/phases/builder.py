@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import PASS, TurnPhase, wrong_move
@@ -13,7 +13,7 @@ from referee.moves.clauses import SAN_JUAN, AnyMove, Build, Pass
 from referee.wording import count, plural
 
 if TYPE_CHECKING:
-    from referee.rulesets.model import Building  # compiled: plain objects with the model's fields
+    from referee.rulesets.model import BuildBlackMarket, Building  # compiled: plain objects with the model's fields
 
 
 class Builder(TurnPhase):
@@ -121,7 +121,7 @@ class Builder(TurnPhase):
                 elif markets:  # payments in kind only where the money is short (`market_price`: all of it is spent)
                     yield from self._market_builds(p, building, price, markets[0], with_colonist)
 
-    def _market_builds(self, p: int, building: Building, price: int, market: Any, university: bool) -> Iterator[Build]:
+    def _market_builds(self, p: int, building: Building, price: int, market: BuildBlackMarket, university: bool) -> Iterator[Build]:
         """The builds of `_black_market_payments` that `check` accepts: each payment one the
         market takes (`market_takes`) and the player has (`may_pay`), as many as leave the
         price equal to the player's money (`market_price`)."""
@@ -174,7 +174,7 @@ class Builder(TurnPhase):
         return self.university_occupied(p, paid_from) and building.circles > 0
 
     @staticmethod
-    def market_takes(market: Any, kind: str) -> bool:
+    def market_takes(market: BuildBlackMarket, kind: str) -> bool:
         """Does the black market (its power's parameters) take a payment of `kind` ('colonist', 'good', 'vp')?"""
         return bool({"colonist": market.colonist, "good": market.good, "vp": market.vp}[kind])
 
