@@ -25,7 +25,7 @@ def _model(kind: str) -> type[BaseModel]:
 
         return GameLogModel
     if kind == "score-sheet":
-        from referee.documents.sheet import ScoreSheetModel
+        from referee.documents.sheet_model import ScoreSheetModel
 
         return ScoreSheetModel
     if kind == "shipping-position":

@@ -6,14 +6,16 @@ roles, goods, buildings) and parses every move clause; the replay then plays the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
-from referee.located.tree import YNode, collection_paused, read_yaml
+from referee.located.tree import _ENTRY_RE, _LINES, _LONGEST_KEY, _WRITTEN, MAX_BYTES, MAX_DIGITS, YNode, _plain, collection_paused, decode, read_yaml
 from referee.moves.clauses import AnyMove, Keep, MoveError, parse_keep, read_written
-from referee.rulesets.load import ruleset_of, supply_ruleset
+from referee.rulesets.load import load_ruleset, ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 from referee.wording import did_you_mean, normalize
 
@@ -22,7 +24,12 @@ MAX_ERRORS = 50
 MAX_MOVE = 1_000  # characters in one move: the longest real one has a few dozen
 
 
-@dataclass(frozen=True, slots=True)
+# The records of a log are not frozen dataclasses, though nothing changes them once read: a log
+# has hundreds of them, and a frozen dataclass is made three times as slowly (each field set
+# through object.__setattr__), a tenth of the cost of reading a log.
+
+
+@dataclass(slots=True)
 class MoveRecord:
     """One move of a phase: who, what, where it is written."""
 
@@ -32,7 +39,7 @@ class MoveRecord:
     guests: tuple[str, ...] = ()  # guest-house colonists moved first (expansion)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PhaseRecord:
     """One phase entry of the log."""
 
@@ -86,7 +93,12 @@ def read_log(data: bytes | str, file: str, ruleset: str | None = None, base_dir:
 
 
 def _read(data: bytes | str, file: str, ruleset: str | None, base_dir: Path | None) -> GameRecord:
-    root = read_yaml(data, file, log_outline)
+    text = decode(data, file) if isinstance(data, bytes) else data
+    if len(text) <= MAX_BYTES:  # (in ASCII, as the quick log reader reads, a character is a byte)
+        quick = _quick_log(text, file, ruleset, base_dir)
+        if quick is not None:
+            return quick
+    root = read_yaml(text, file, log_outline)
     if not root.is_map:
         raise InputError([Diagnostic("log.not-a-mapping", "a game log is a mapping with ruleset, players, setup and phases", root.location, READ_ERROR)])
     supply_ruleset(root, ruleset)
@@ -399,3 +411,424 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
         doubloons=doubloons,
         doubloons_location=doubloons_node.location if doubloons_node is not None else None,
     )
+
+
+# The quick log reader. A log written as logs are written (`referee play`, the corpus, most logs
+# by hand: the quick reader's part of YAML, `players:` and the lists of names in brackets, each
+# phase `- role: player` with its keys under it) is read a line at a time straight into its
+# records, without the tree of located nodes: that tree, about a thousand nodes a log, was half
+# of the cost of reading one. The lines are those of the quick reader (`_LINES`), read as it
+# reads them (values, lines and columns); anything else, and any problem found (a name unknown,
+# a move that cannot be read, a ruleset that cannot be loaded), and the full reader reads the
+# document again, so that every message is its own.
+
+
+class _Other(Exception):
+    """Not a log the quick log reader reads: the full reader reads it (and says any problem)."""
+
+
+_Line = tuple[str, str, str, str, str, str, str, str, str]  # the groups of `_LINES`, one line
+
+
+def _text(written: str) -> str:
+    """The text of a scalar value that must be a string (a name, a move), as the quick reader
+    reads it: a quoted value's inside, a plain word itself; _Other for a number, a boolean, a
+    null, a list or a mapping."""
+    first = written[0]
+    if first == '"' or first == "'":
+        return written[1:-1]
+    if first == "[" or first == "{" or type(_plain(written)) is not str:
+        raise _Other
+    return written
+
+
+def _words(written: str, line: int, column: int, file: str) -> tuple[list[str], list[Location]]:
+    """The strings of a list in brackets written at `column`, and where each is; _Other for
+    anything else (a number in it, a mapping)."""
+    if written[0] != "[":
+        raise _Other
+    words: list[str] = []
+    places: list[Location] = []
+    if written != "[]":
+        at = column + 1
+        for word in written[1:-1].split(", "):
+            if type(_plain(word)) is not str:
+                raise _Other
+            words.append(word)
+            places.append(Location(file, line, at))
+            at += len(word) + 2
+    return words, places
+
+
+def _any_value(written: str) -> str:
+    """A value of `meta`, any the quick reader reads as the parser does: no key written twice in
+    a mapping in braces, no number too long to read."""
+    if written[0] == "{":
+        for _, value, _ in _flow_pairs(written, 1, 1):
+            _any_value(value)
+    elif written[0] == "[" and written != "[]":
+        for word in written[1:-1].split(", "):
+            _any_value(word)
+    elif len(written) > MAX_DIGITS and written.isdigit():
+        raise _Other
+    return written
+
+
+def _flow_pairs(written: str, line: int, column: int) -> list[tuple[str, str, int]]:
+    """The entries of a mapping in braces written at `column`: (key, value as written, the
+    key's column); _Other for a key written twice or too long."""
+    pairs: list[tuple[str, str, int]] = []
+    seen: set[str] = set()
+    at, end = 1, len(written) - 1
+    while at < end:
+        entry = _ENTRY_RE.match(written, at)
+        if entry is None:  # pragma: no cover - `_MAPPING` matched the value
+            raise _Other
+        key = entry[1]
+        if key in seen or len(key) > _LONGEST_KEY:
+            raise _Other
+        seen.add(key)
+        pairs.append((key, entry[2], column + at))
+        at = entry.end() + 2
+    return pairs
+
+
+def _quick_log(text: str, file: str, override: str | None, base_dir: Path | None) -> GameRecord | None:
+    """The record of a log the quick log reader reads, None for any other (see above)."""
+    if not text.isascii() or text.encode("ascii").translate(None, _WRITTEN):
+        return None
+    lines: list[_Line] = _LINES.findall(text)
+    if len(lines) != text.count("\n") + 1:
+        return None
+    try:
+        return _QuickLog(file, lines).record(override, base_dir)
+    except _Other:
+        return None
+
+
+class _QuickLog:
+    """One log read by the quick log reader: its lines, then its records."""
+
+    def __init__(self, file: str, lines: list[_Line]) -> None:
+        self.file = file
+        self.lines = lines
+        self.at = 0  # the line read next (0-based)
+        self.last = 0  # the number of the last line with a value: the end of the document is the line after
+
+    def next_line(self) -> tuple[int, _Line] | None:
+        """The next line with content (not blank, not only a comment), and its number; None at the end."""
+        lines, at = self.lines, self.at
+        while at < len(lines):
+            line = lines[at]
+            at += 1
+            if line[1] or line[6]:
+                self.at = at
+                self.last = at
+                return at, line
+        self.at = at
+        return None
+
+    def back(self) -> None:
+        """The line read last is read again next."""
+        self.at = self.last - 1
+
+    def record(self, override: str | None, base_dir: Path | None) -> GameRecord:
+        """Read the top-level keys, then resolve: the record, or _Other."""
+        file = self.file
+        seen: set[str] = set()
+        ruleset: str | None = None
+        players: list[str] | None = None
+        setup: tuple[Location, list[str], list[str] | None, Location | None, list[Location]] | None = None
+        phases: list[tuple[Any, ...]] | None = None
+        result: list[tuple[str, Any, Location]] | None = None
+        while (found := self.next_line()) is not None:
+            number, (spaces, dash, _, _, _, _, key, gap, written) = found
+            if spaces or dash or key in seen or key not in TOP_KEYS:
+                raise _Other
+            seen.add(key)
+            column = len(key) + len(gap) + 2  # of a value on the key's line
+            if key == "ruleset":
+                if not written:
+                    raise _Other
+                if written[0] in "'\"":
+                    ruleset = written[1:-1]
+                else:
+                    value = _plain(written) if written[0] not in "[{" and len(written) <= MAX_DIGITS else None
+                    if isinstance(value, bool) or not isinstance(value, (str, int)):
+                        raise _Other
+                    ruleset = written
+            elif key == "players":
+                if not written:
+                    raise _Other
+                players = _words(written, number, column, file)[0]
+            elif key == "setup":
+                if written:
+                    raise _Other
+                setup = self.setup()
+            elif key == "phases":
+                if written:
+                    raise _Other
+                phases = self.phases()
+            elif key == "meta":
+                self.flow_or_block(written, number, column, _any_value)
+            else:  # result
+                result = self.flow_or_block(written, number, column, self.result_value)
+        if ruleset is None:
+            ruleset = override
+        if ruleset is None or players is None or setup is None or phases is None:
+            raise _Other
+        if not players or len(set(players)) != len(players) or not all(name.strip() for name in players):
+            raise _Other
+        try:
+            rules = load_ruleset(override) if override is not None else load_ruleset(ruleset, base_dir)
+        except InputError:
+            raise _Other from None
+        return self.resolve(rules, players, setup, phases, result)
+
+    def block(self, indent_above: int) -> tuple[int, int, _Line]:
+        """The first line of a list or mapping under a `key:` indented `indent_above`: its
+        number, its indentation and the line; _Other when it is not indented under the key."""
+        found = self.next_line()
+        if found is None:
+            raise _Other
+        number, line = found
+        indent = len(line[0])
+        if indent <= indent_above:
+            raise _Other
+        return number, indent, line
+
+    def setup(self) -> tuple[Location, list[str], list[str] | None, Location | None, list[Location]]:
+        """`setup:`'s mapping: where it is, the plantations, the buildings (where they are)."""
+        file = self.file
+        number, indent, line = self.block(0)
+        location = Location(file, number, indent + 1)
+        plantations: list[str] | None = None
+        buildings: list[str] | None = None
+        buildings_location: Location | None = None
+        building_locations: list[Location] = []
+        while True:
+            spaces, dash, _, _, _, _, key, gap, written = line
+            if dash or len(spaces) != indent or not written:
+                raise _Other
+            column = indent + len(key) + len(gap) + 2
+            if key == "plantations" and plantations is None:
+                plantations = _words(written, number, column, file)[0]
+            elif key == "buildings" and buildings is None:
+                buildings, building_locations = _words(written, number, column, file)
+                buildings_location = Location(file, number, column)
+            else:
+                raise _Other
+            found = self.next_line()
+            if found is None:
+                break
+            number, line = found
+            if not line[0]:
+                self.back()
+                break
+        if plantations is None:
+            raise _Other
+        return location, plantations, buildings, buildings_location, building_locations
+
+    def phases(self) -> list[tuple[Any, ...]]:
+        """`phases:`'s list, each entry (location, role key, chooser, moves, reveal, keep,
+        doubloons) as written."""
+        file = self.file
+        number, indent, line = self.block(0)
+        phases = []
+        while True:
+            spaces, dash, role, _, chooser, _, _, _, _ = line
+            if not dash or len(spaces) != indent or not role or not chooser or role in PHASE_KEYS or len(role) > _LONGEST_KEY:
+                raise _Other
+            keys_at = indent + len(dash)  # the indentation of the entry's keys
+            location = Location(file, number, keys_at + 1)
+            chooser = _text(chooser)
+            moves: list[tuple[str, str, Location]] | None = None
+            reveal: tuple[list[str], Location] | None = None
+            keep: list[tuple[str, str, Location]] | None = None
+            doubloons: tuple[int, Location] | None = None
+            while True:
+                found = self.next_line()
+                if found is None:
+                    break
+                number, line = found
+                spaces, dash, _, _, _, _, key, gap, written = line
+                if len(spaces) != keys_at or dash:
+                    break
+                column = keys_at + len(key) + len(gap) + 2
+                if key == "moves" and moves is None:
+                    if written == "[]":
+                        moves = []
+                    elif written:
+                        raise _Other
+                    else:
+                        moves = self.moves(keys_at)
+                elif key == "reveal" and reveal is None:
+                    if not written:
+                        raise _Other
+                    reveal = (_words(written, number, column, file)[0], Location(file, number, column))
+                elif key == "keep" and keep is None:
+                    keep = self.flow_or_block(written, number, column, _text, keys_at)
+                elif key == "doubloons" and doubloons is None:
+                    value = _plain(written) if written and written[0] not in "'\"[{" and len(written) <= MAX_DIGITS else None
+                    if type(value) is not int or value < 0:
+                        raise _Other
+                    doubloons = (value, Location(file, number, column))
+                else:
+                    raise _Other
+            phases.append((location, role, chooser, moves, reveal, keep, doubloons))
+            if found is None:
+                return phases
+            if not line[0]:
+                self.back()
+                return phases
+            if not line[1] or len(line[0]) != indent:
+                raise _Other
+
+    def moves(self, keys_at: int) -> list[tuple[str, str, Location]]:
+        """A phase's `moves:` list: (player as written, move as written, where the move is)."""
+        file = self.file
+        number, indent, line = self.block(keys_at)
+        moves = []
+        lines = self.lines
+        while True:
+            spaces, dash, name, _, written, _, _, _, _ = line
+            if not dash or len(spaces) != indent or not name or not written or len(name) > _LONGEST_KEY:
+                raise _Other
+            moves.append((name, _text(written), Location(file, number, indent + len(dash) + 1)))
+            # the next line: most often the next move, read here without `next_line`
+            at = self.at
+            if at < len(lines) and (following := lines[at])[1] and len(following[0]) == indent:
+                self.at = self.last = at + 1
+                number, line = at + 1, following
+                continue
+            found = self.next_line()
+            if found is None:
+                return moves
+            number, line = found
+            if len(line[0]) != indent:
+                if len(line[0]) > indent:
+                    raise _Other  # a second key of the move, or a line indented like nothing open
+                self.back()
+                return moves
+
+    def result_value(self, written: str) -> int:
+        """A result's value: a whole number."""
+        value = _plain(written) if written[0] not in "'\"[{" and len(written) <= MAX_DIGITS else None
+        if type(value) is not int:
+            raise _Other
+        return value
+
+    def flow_or_block(self, written: str, number: int, column: int, read: Callable[[str], Any], keys_at: int = 0) -> list[tuple[str, Any, Location]]:
+        """A mapping of players (`keep`, `result`) in braces on the key's line, or on the lines
+        under it: (player as written, value read by `read`, where the player is written)."""
+        file = self.file
+        if written:
+            if written[0] != "{":
+                raise _Other
+            return [(key, read(value), Location(file, number, at)) for key, value, at in _flow_pairs(written, number, column)]
+        number, indent, line = self.block(keys_at)
+        pairs: list[tuple[str, Any, Location]] = []
+        seen: set[str] = set()
+        while True:
+            spaces, dash, _, _, _, _, key, _, written = line
+            if dash or len(spaces) != indent or not written or key in seen or len(key) > _LONGEST_KEY:
+                raise _Other
+            seen.add(key)
+            pairs.append((key, read(written), Location(file, number, indent + 1)))
+            found = self.next_line()
+            if found is None:
+                return pairs
+            number, line = found
+            if len(line[0]) != indent:
+                if len(line[0]) > indent:
+                    raise _Other
+                self.back()
+                return pairs
+
+    def resolve(
+        self,
+        rules: Rules,
+        names: list[str],
+        setup: tuple[Location, list[str], list[str] | None, Location | None, list[Location]],
+        phases_written: list[tuple[Any, ...]],
+        result_written: list[tuple[str, Any, Location]] | None,
+    ) -> GameRecord:
+        """The records of what was read, every name resolved and every move parsed, as `_resolve`
+        makes them; _Other at the first problem (the full reader says them all)."""
+        players = _Players(names)
+        find = players.find
+        if rules.not_for(len(names), span=True) is not None:
+            raise _Other
+        setup_location, planted, buildings_written, buildings_location, building_locations = setup
+        if (rules.model.selection is not None) != (buildings_written is not None):
+            raise _Other
+        try:
+            plantations = [rules.lookup(name, (GOOD,))[1] for name in planted]
+            buildings = None if buildings_written is None else [rules.lookup(name, ("building",))[1] for name in buildings_written]
+            phases = []
+            for location, role_key, chooser_name, moves_written, reveal_written, keep_written, doubloons_written in phases_written:
+                role = rules.lookup(role_key, (ROLE,))[1]
+                chooser = find(chooser_name)
+                if chooser is None:
+                    raise _Other
+                moves = []
+                for name, written, where in moves_written or ():
+                    player = find(name)
+                    if player is None or len(written) > MAX_MOVE:
+                        raise _Other
+                    guests, move = read_written(role, written, rules)
+                    moves.append(MoveRecord(player, move, where, guests))
+                reveal = None
+                if reveal_written is not None:
+                    if role != "settler":
+                        raise _Other
+                    reveal = [rules.lookup(name, (GOOD,))[1] for name in reveal_written[0]]
+                keep = None
+                keep_locations: dict[int, Location] = {}
+                if keep_written is not None:
+                    if role != "captain":
+                        raise _Other
+                    keep = {}
+                    for name, written, where in keep_written:
+                        player = find(name)
+                        if player is None:
+                            raise _Other
+                        keep[player] = parse_keep(written, rules)
+                        keep_locations[player] = where
+                phases.append(
+                    PhaseRecord(
+                        role=role,
+                        chooser=chooser,
+                        location=location,
+                        moves=tuple(moves),
+                        reveal=reveal,
+                        reveal_location=reveal_written[1] if reveal_written is not None else None,
+                        keep=keep,
+                        keep_locations=keep_locations,
+                        doubloons=doubloons_written[0] if doubloons_written is not None else None,
+                        doubloons_location=doubloons_written[1] if doubloons_written is not None else None,
+                    )
+                )
+        except (UnknownName, MoveError):
+            raise _Other from None
+        result = None
+        if result_written is not None:
+            result = {}
+            for name, written, where in result_written:
+                player = find(name)
+                if player is None:
+                    raise _Other
+                result[player] = (written, where)
+        return GameRecord(
+            file=self.file,
+            rules=rules,
+            players=names,
+            plantations=plantations,
+            setup_location=setup_location,
+            buildings=buildings,
+            buildings_location=buildings_location,
+            building_locations=tuple(building_locations),
+            phases=tuple(phases),
+            result=result,
+            end_location=Location(self.file, self.last + 1, 1),
+        )

@@ -8,42 +8,45 @@ spaces, copies in the game, island size, occupied buildings owned), every proble
 from __future__ import annotations
 
 from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from typing import TYPE_CHECKING
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.names_list import names_in
 from referee.engine.selection import selection_problems
 from referee.engine.state import Board
-from referee.located.model_check import validate
 from referee.located.tree import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
 from referee.wording import count as counted
 from referee.wording import normalize
 
-
-class SheetPlayer(BaseModel):
-    """One player's end-of-game numbers."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-    chips: int = Field(strict=True, ge=0, le=10_000, description="Shipping VP: chips, and any noted on paper.")
-    doubloons: int = Field(strict=True, default=0, ge=0, le=10_000, description="Doubloons left (tie-break).")
-    goods: int = Field(strict=True, default=0, ge=0, le=10_000, description="Barrels left (tie-break).")
-    island: StrictInt | dict[str, StrictInt] | None = Field(
-        default=None, description="Filled island spaces, or by kind ({corn: 3, quarry: 2, forest: 2}); needed for the residence."
-    )
-    colonists: int | None = Field(strict=True, default=None, ge=0, le=10_000, description="Every colonist on the board, San Juan included; needed for the fortress.")
-    buildings: list[str] = Field(default_factory=list, description="Every building in the player's city.")
-    occupied: list[str] = Field(default_factory=list, description="The buildings (large ones matter) that have a colonist.")
+if TYPE_CHECKING:
+    from referee.documents.sheet_model import ScoreSheetModel
 
 
-class ScoreSheetModel(BaseModel):
-    """An end-of-game score sheet."""
+LIMIT = 10_000  # the largest number of chips, doubloons, goods or colonists (SheetPlayer's `le`)
+FIELDS = frozenset(("chips", "doubloons", "goods", "island", "colonists", "buildings", "occupied"))  # SheetPlayer's
 
-    model_config = ConfigDict(extra="forbid", title="Puerto Rico score sheet", defer_build=True)
-    ruleset: str | int = Field(description="A bundled ruleset (base, expansion-1, 1897) or a path to a ruleset file.")
-    players: dict[str, SheetPlayer] = Field(min_length=1, description="Each player's numbers, by name.")
+
+class PlayerNumbers:
+    """One player's end-of-game numbers, as `SheetPlayer` holds them (for a plainly well-formed
+    sheet). A plain class, not a dataclass: making a dataclass costs `referee score --sheet` a
+    little of its start-up, which is mostly imports."""
+
+    __slots__ = ("buildings", "chips", "colonists", "doubloons", "goods", "island", "occupied")
+
+    def __init__(self, chips: int, doubloons: int, goods: int, island: int | dict[str, int] | None, colonists: int | None, buildings: list[str], occupied: list[str]) -> None:
+        self.chips, self.doubloons, self.goods, self.island, self.colonists = chips, doubloons, goods, island, colonists
+        self.buildings, self.occupied = buildings, occupied
+
+
+class SheetNumbers:
+    """A plainly well-formed sheet's players, as `ScoreSheetModel` holds them."""
+
+    __slots__ = ("players",)
+
+    def __init__(self, players: dict[str, PlayerNumbers]) -> None:
+        self.players = players
 
 
 def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None) -> tuple[Rules, list[Board]]:
@@ -52,6 +55,14 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
     if not root.is_map:
         raise InputError([Diagnostic("sheet.not-a-mapping", "a score sheet is a mapping with ruleset and players", root.location, READ_ERROR)])
     supply_ruleset(root, ruleset)
+    plain = _plainly_valid(root)
+    if plain is not None:
+        rules = ruleset_of(root, ruleset, base_dir)
+        return rules, _boards(root, plain, rules)
+    # pydantic's model machinery is imported only here, off the happy path (start-up time)
+    from referee.documents.sheet_model import ScoreSheetModel
+    from referee.located.model_check import validate
+
     try:
         sheet = validate(ScoreSheetModel, root.plain(), root, "sheet.schema", "a score sheet")
     except InputError as shape:
@@ -72,10 +83,66 @@ def read_sheet(data: bytes | str, file: str, ruleset: str | None = None, base_di
     return rules, _boards(root, sheet, rules)
 
 
+def _number(node: YNode | None, default: int | None) -> int | None:
+    """A count of a plainly well-formed sheet (a whole number from 0 to LIMIT, not a boolean):
+    the node's, or `default` when it is not written; -1 for anything else."""
+    if node is None:
+        return default
+    value = node.value
+    return value if type(value) is int and 0 <= value <= LIMIT else -1
+
+
+def _words(node: YNode | None) -> list[str] | None:
+    """A list of names of a plainly well-formed sheet ([] when not written); None for anything else."""
+    if node is None:
+        return []
+    items = node.value
+    if not isinstance(items, list) or not all(isinstance(item.value, str) for item in items):
+        return None
+    return [item.value for item in items]
+
+
+def _plainly_valid(root: YNode) -> SheetNumbers | None:
+    """A sheet's numbers when it is plainly well formed (a stricter look than `ScoreSheetModel`'s,
+    giving the same values), so that such a sheet is read without building the model's validator;
+    None for anything unusual, which goes to the model."""
+    doc = root.value
+    if not isinstance(doc, dict) or set(doc) != {"ruleset", "players"}:
+        return None
+    ruleset, players = doc["ruleset"].value, doc["players"].value
+    if isinstance(ruleset, bool) or not isinstance(ruleset, (str, int)) or not isinstance(players, dict) or not players:
+        return None
+    read: dict[str, PlayerNumbers] = {}
+    for name, node in players.items():
+        fields = node.value
+        if not isinstance(fields, dict) or "chips" not in fields or not fields.keys() <= FIELDS:
+            return None
+        chips, doubloons, goods = _number(fields["chips"], None), _number(fields.get("doubloons"), 0), _number(fields.get("goods"), 0)
+        colonists_node = fields.get("colonists")
+        colonists = None if colonists_node is None or colonists_node.value is None else _number(colonists_node, None)
+        island_node = fields.get("island")
+        island = None if island_node is None else island_node.value
+        if isinstance(island, dict):
+            if not all(type(count.value) is int for count in island.values()):
+                return None
+            island = {kind: count.value for kind, count in island.items()}
+        elif island is not None and type(island) is not int:
+            return None
+        buildings, occupied = _words(fields.get("buildings")), _words(fields.get("occupied"))
+        if chips is None or chips < 0 or doubloons is None or doubloons < 0 or goods is None or goods < 0 or (colonists is not None and colonists < 0):
+            return None
+        if buildings is None or occupied is None:
+            return None
+        read[name] = PlayerNumbers(chips, doubloons, goods, island, colonists, buildings, occupied)
+    return SheetNumbers(read)
+
+
 def _without_bad_fields(plain: object) -> ScoreSheetModel | None:
     """The sheet with each player's fields that break the model left out (a missing `chips`
     read as 0), if that makes it valid; None when the problem is not inside a player."""
     from pydantic import ValidationError
+
+    from referee.documents.sheet_model import ScoreSheetModel
 
     try:
         ScoreSheetModel.model_validate(plain)
@@ -98,7 +165,7 @@ def _without_bad_fields(plain: object) -> ScoreSheetModel | None:
     return None  # pragma: no cover (called only when the sheet broke the model)
 
 
-def _boards(root: YNode, sheet: ScoreSheetModel, rules: Rules) -> list[Board]:
+def _boards(root: YNode, sheet: ScoreSheetModel | SheetNumbers, rules: Rules) -> list[Board]:
     errors: list[Diagnostic] = []
 
     def err(rule: str, message: str, where: Location) -> None:
