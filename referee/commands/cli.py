@@ -523,6 +523,20 @@ def _hold(fd: int, flags: int) -> None:
             os.close(opened)
 
 
+def _only_the_command_asked() -> None:
+    """Start-up: typer builds every command's options from its signature (annotations evaluated,
+    a parameter made for each option) before it runs one. When the first argument names a
+    command, only that command is built: what it runs, and its help, are the same."""
+    from typer.main import get_command_name
+
+    asked = sys.argv[1] if len(sys.argv) > 1 else "-"
+    if asked.startswith("-") or any(name.endswith("_COMPLETE") for name in os.environ):  # the group's options and help, shell completion: every command
+        return
+    chosen = [command for command in app.registered_commands if command.callback is not None and (command.name or get_command_name(command.callback.__name__)) == asked]
+    if chosen:
+        app.registered_commands = chosen
+
+
 def main() -> None:
     """Entry point of the `referee` console script.
 
@@ -541,6 +555,7 @@ def main() -> None:
         sys.stderr.write("referee: cannot write the output: standard output is closed\n")
         raise SystemExit(2)
     sys.stdout = _Output(sys.stdout)
+    _only_the_command_asked()
     try:
         try:
             app()
