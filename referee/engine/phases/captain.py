@@ -1,19 +1,22 @@
 """Captain phase: loading the cargo ships, the wharf, storage, unloading full ships.
 
-The loading rules live here once, as functions over ships and boards; the replay and the
-shipping calculator (`referee.jobs.shipping`) both play the phase through `Captain`.
+The rules of a move (which ship takes a load, whose turn it is, when a wharf or small wharf may
+be used and what it ships, what a move earns) are `referee.engine.captain_rules`, over compact
+values, which the shipping calculator's search (`referee.jobs.shipping`) moves by too; this phase
+applies them to the game's boards and ships, checks a log's moves by them (saying why a move is
+refused) and lists the legal moves from them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
+from referee.engine.captain_rules import Shipper, first_from, holds_loadable, is_shipment, loadable, shipments, ships_taking, small_wharf_open, wharf_open
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.state import Board, CargoShip
 from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
@@ -22,30 +25,6 @@ from referee.wording import count, listing
 
 if TYPE_CHECKING:
     from referee.rulesets.effects import EffectId
-
-
-def ships_taking(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int], good: object, barrels: int) -> tuple[int, tuple[int, ...]]:
-    """How many barrels of `good` go on board, and the indexes of the ships that take that many.
-
-    The loading rule, once, over plain values (ship `i` has size `sizes[i]` and carries
-    `counts[i]` of `kinds[i]`, None when empty), so that the engine and the shipping calculator
-    share it: a kind already on a ship goes only there (none when it is full); otherwise it goes
-    on an empty ship, one of those that take the most."""
-    if barrels <= 0:
-        return 0, ()
-    for i, kind in enumerate(kinds):
-        if kind == good:
-            room = sizes[i] - counts[i]
-            return (0, ()) if room <= 0 else (barrels if barrels < room else room, (i,))
-    best, out = 0, ()  # type: tuple[int, tuple[int, ...]]
-    for i, kind in enumerate(kinds):
-        if kind is None:
-            takes = barrels if barrels < sizes[i] else sizes[i]
-            if takes > best:
-                best, out = takes, (i,)
-            elif takes == best:
-                out += (i,)
-    return best, out
 
 
 def best_ships(ships: list[CargoShip], good: str, barrels: int, columns: tuple[list[int], list[str | None], list[int]] | None = None) -> tuple[int, list[CargoShip]]:
@@ -80,57 +59,6 @@ def can_load(board: Board, ships: list[CargoShip]) -> bool:
     any ship while one is empty.)"""
     room, empty = loadable(*_columns(ships))
     return holds_loadable(board.goods.items(), room, empty)
-
-
-def loadable(sizes: Sequence[int], kinds: Sequence[object], counts: Sequence[int]) -> tuple[dict[object, bool], bool]:
-    """Each kind on a cargo ship: has its ship room? And: is a ship empty? (`holds_loadable`
-    reads them; the same rule as `ships_taking`.)"""
-    empty = False
-    room: dict[object, bool] = {}
-    for size, kind, held in zip(sizes, kinds, counts, strict=True):
-        if kind is None:
-            empty = True
-        else:
-            room[kind] = held < size
-    return room, empty
-
-
-def holds_loadable(goods: Iterable[tuple[Any, int]], room: dict[object, bool], empty: bool) -> bool:
-    """Does a player holding `goods` ((kind, barrels) pairs) have a kind that a cargo ship can
-    take (see `loadable`)?"""
-    # a loop, not any() over a generator: asked for each player at every load
-    for good, have in goods:  # noqa: SIM110
-        if have > 0 and room.get(good, empty):
-            return True
-    return False
-
-
-@dataclass(frozen=True, slots=True)
-class Shipper:
-    """What one player's occupied buildings do in a captain phase, read once: the VP and
-    doubloons of a load, the private ships, storage. The engine and the calculator both score
-    loads through it."""
-
-    privilege: int  # VP with the first load (the captain's privilege; 0 for the others)
-    load_vp: int  # VP with every load (harbors)
-    load_doubloons: int  # doubloons with every load (lighthouse)
-    wharf: int | None  # the private ship's capacity (None: no wharf)
-    small_wharf: int | None  # barrels per VP on the small wharf (None: no small wharf)
-    small_wharf_loads: bool  # a small wharf shipment counts as a load
-    store_kinds: int  # kinds kept whole (warehouses)
-    store_barrels: int  # single barrels kept (windrose, storehouse)
-    start_vp_per_pair: int  # VP per pair of barrels at the start of the phase (union hall)
-    start_doubloons: int  # doubloons at the start of the phase (the captain's lighthouse)
-
-    def load(self, barrels: int, first: bool) -> int:
-        """VP of a load of `barrels` (`first`: the player's first load of the phase)."""
-        return barrels + (self.privilege if first else 0) + self.load_vp
-
-    def small_wharf_vp(self, barrels: int, first: bool) -> int:
-        """VP of `barrels` shipped on the small wharf."""
-        assert self.small_wharf is not None
-        vp = barrels // self.small_wharf
-        return self.load(vp, first) if self.small_wharf_loads else vp
 
 
 STORAGE_POWERS: tuple[EffectId, ...] = ("store.kinds", "store.barrels")  # what `storage` reads
@@ -287,25 +215,12 @@ def load_move(good: str, count: int, ship: int) -> Load:
     return Load(good=good, count=count, ship=ship)
 
 
-def _small_wharf_moves(board: Board) -> list[SmallWharfLoad]:
-    """Every choice of barrels for a small wharf: any number of each kind held, not none."""
-    kinds = [(good, have) for good, have in board.goods.items() if have > 0]
-    out: list[SmallWharfLoad] = []
-
-    def go(i: int, acc: tuple[tuple[str, int], ...]) -> None:
-        if i == len(kinds):
-            if acc:
-                out.append(SmallWharfLoad(goods=acc))
-            return
-        good, have = kinds[i]
-        for n in range(have + 1):
-            go(i + 1, (*acc, (good, n)) if n else acc)
-
-    go(0, ())
-    return out
-
-
 PASS = Pass()  # a captain-phase turn let go (moves are immutable: shared)
+
+
+def _small_wharf_move(kinds: list[tuple[str, int]], shipped: tuple[int, ...]) -> SmallWharfLoad:
+    """A small wharf shipment as the log writes it: `shipped` of the `kinds` held, in order."""
+    return SmallWharfLoad(goods=tuple([(good, n) for (good, _), n in zip(kinds, shipped, strict=True) if n]))
 
 
 @lru_cache(maxsize=256)
@@ -372,17 +287,17 @@ class Captain(Phase):
     def _first_loader(self, columns: tuple[list[int], list[str | None], list[int]]) -> int | None:
         """`next_loader`, the cargo ships given as their `_columns` (read once for a whole load)."""
         game = self.game
-        n = game.n
         room, empty = loadable(*columns)
-        for i in range(n):
-            q = (self.pointer + i) % n
-            if holds_loadable(game.boards[q].goods.items(), room, empty):
-                return q
-        return None
+        able = 0
+        for q, board in enumerate(game.boards):
+            if holds_loadable(board.goods.items(), room, empty):
+                able |= 1 << q
+        q = first_from(self.pointer, game.n, able)
+        return None if q < 0 else q
 
     def may_use_wharf(self, p: int) -> bool:
-        b = self.board(p)
-        return p not in self.wharf_used and b.barrels() > 0 and b.has(self.rules, "ship.private-ship")
+        """May `p` use their wharf now, their turn having come (`captain_rules.wharf_open`)?"""
+        return wharf_open(self.shippers[p], p in self.wharf_used, self.board(p).barrels())
 
     def options(self, p: int) -> str:
         """What player `p` can load on a cargo ship, in words."""
@@ -565,39 +480,41 @@ class Captain(Phase):
             return f"{self.name_of(good)} is already on the {other.size}-{self.rules.terms.cargo_ship}"
         return "it cannot take it"  # pragma: no cover
 
-    def _once_a_phase(self, p: int, effect: EffectId, used: set[int], rule: str) -> Any:
-        """The player's private-ship power (wharf, small wharf); refused when the player has
-        none occupied, or has used it in this phase."""
-        powers = self.board(p).powers(self.rules, effect)
-        if not powers:
+    def _once_a_phase(self, p: int, effect: EffectId, used: set[int], rule: str) -> None:
+        """Why the player may not use their private ship (wharf, small wharf), when the reason
+        is that they have none occupied, or have used it in this phase (else nothing)."""
+        if not self.board(p).has(self.rules, effect):
             raise RuleViolation(rule, f"{self.who(p)} has no occupied {self.rules.power_names(effect)}")
         if p in used:
             raise RuleViolation(f"{rule}-used", f"{self.who(p)} has already used their {self.rules.power_names(effect)} in {self.title}: once per phase")
-        return powers[0]
 
     def _check_wharf(self, p: int, good: str) -> None:
-        """May `p` put their `good` on their private ship (wharf) now?"""
+        """May `p` put their `good` on their private ship (wharf) now (`captain_rules.wharf_open`)?"""
+        if wharf_open(self.shippers[p], p in self.wharf_used, self.board(p).goods.get(good, 0)):
+            return
         self._once_a_phase(p, "ship.private-ship", self.wharf_used, "captain.wharf")
-        if self.board(p).goods.get(good, 0) <= 0:
-            raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.name_of(good)} to put on their {self.rules.power_names('ship.private-ship')}")
+        raise RuleViolation("captain.no-barrel", f"{self.who(p)} has no {self.name_of(good)} to put on their {self.rules.power_names('ship.private-ship')}")
 
     def use_wharf(self, p: int, good: str) -> None:
         """Every barrel of one kind onto the player's private ship, once per phase (checked)."""
         b = self.board(p)
         have = b.goods[good]
-        amount = min(have, self.board(p).powers(self.rules, "ship.private-ship")[0].capacity)
+        amount = self.shippers[p].wharf_takes(have)
         b.goods[good] = have - amount
         self.game.goods_supply[good] += amount
         self.wharf_used.add(p)
         self.after_load(p, amount)
 
     def may_use_small_wharf(self, p: int) -> bool:
-        b = self.board(p)
-        return p not in self.small_wharf_used and b.barrels() > 0 and b.has(self.rules, "ship.small-wharf")
+        """May `p` use their small wharf now, their turn having come (`captain_rules.small_wharf_open`)?"""
+        return small_wharf_open(self.shippers[p], p in self.small_wharf_used, self.board(p).barrels())
 
     def _check_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """May `p` ship these barrels on their small wharf now?"""
         rules, b = self.rules, self.board(p)
+        held = [b.goods.get(good, 0) for good, _ in move.goods]
+        if small_wharf_open(self.shippers[p], p in self.small_wharf_used, b.barrels()) and is_shipment(held, [n for _, n in move.goods]):
+            return
         self._once_a_phase(p, "ship.small-wharf", self.small_wharf_used, "captain.small-wharf")
         names = self.rules.power_names("ship.small-wharf")
         if not move.goods:
@@ -758,7 +675,8 @@ class Captain(Phase):
                     if have > 0:
                         out.append((p, _wharf_move(good)))
             if self.may_use_small_wharf(p):
-                out.extend((p, m) for m in _small_wharf_moves(self.board(p)))
+                kinds = [(good, have) for good, have in self.board(p).goods.items() if have > 0]
+                out.extend((p, _small_wharf_move(kinds, shipped)) for shipped in shipments([have for _, have in kinds]))
             if q == p:
                 break  # nobody after the next loader may move before them
         return out

@@ -52,7 +52,7 @@ class Keys:
         self.small_wharfs = sum(1 << p for p, power in enumerate(powers) if power.small_wharf is not None)
         self.wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None)
         self.short_wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None and power.wharf < max(phase.start_goods[p], default=0))
-        self._frozen: dict[tuple[tuple[int | None, ...], ...], tuple[object, ...]] = {}  # by the dead kinds' barrels
+        self._frozen: dict[tuple[tuple[int, ...], ...], tuple[object, ...]] = {}  # by the dead kinds' barrels
         # storage: the players with no warehouse (bit mask), and the single barrels each keeps
         self.bare = sum(1 << p for p, power in enumerate(powers) if power.store_kinds == 0)
         self.single = tuple(power.store_barrels for power in powers)
@@ -75,7 +75,7 @@ class Keys:
             if self.roomy:
                 counts, place = ships.marked(roomy)
             if self.tokens:
-                free = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])  # type: ignore[operator]
+                free = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
                 if free:
                     tokens, shift = self._tokens(ships, roomy, free, columns)
         kinds = sorted([(place[k], columns[k]) for k in ships.live])
@@ -88,7 +88,7 @@ class Keys:
                 hit = self._frozen[held] = tuple(tuple(sorted(mine)) for mine in zip(*held, strict=True))
             frozen = hit
             if self.storage:
-                full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3])  # type: ignore[operator]
+                full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3])
                 if full:
                     frozen = self._full(frozen, full)
         return dumps((state[:HEAD], counts, tuple(kinds), frozen, tokens), 2), None if shift is None else tuple(shift)  # type: ignore[arg-type]
@@ -105,11 +105,11 @@ class Keys:
                     out[p] = -1
         return tuple(out)
 
-    def _tokens(self, ships: Cargo, roomy: int, free: int, columns: list[tuple[int | None, ...]]) -> tuple[tuple[int, ...], list[int] | None]:
+    def _tokens(self, ships: Cargo, roomy: int, free: int, columns: list[tuple[int, ...]]) -> tuple[tuple[int, ...], list[int] | None]:
         """The `free` players' barrels of roomy kinds (see the module), taken out of `columns`
         (each kind's barrels by player): how many such kinds each holds, and the VP those
         barrels will bring them (the shift)."""
-        n = self.n
+        n, powers = self.n, self.phase.shippers
         tokens = [0] * n
         gained = [0] * n
         for k, _, _ in ships.placed:
@@ -119,7 +119,7 @@ class Keys:
                     barrels = column[p]
                     if barrels and free >> p & 1:
                         tokens[p] += 1
-                        gained[p] += barrels
+                        gained[p] += powers[p].barrels_vp(barrels)  # the VP their load of them brings, less the load's own
                         column[p] = 0
                 columns[k] = tuple(column)
         if not any(tokens):

@@ -144,7 +144,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
 
 def _barrels(phase: CaptainPhase, state: State) -> int:
     """The barrels still held by the players in the state."""
-    return sum(state[phase.goods_at :])  # type: ignore[arg-type]
+    return sum(state[phase.goods_at :])
 
 
 def _first_line(phase: CaptainPhase, prefix: Prefix) -> tuple[State, list[Prefix]]:

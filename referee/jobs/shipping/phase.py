@@ -32,13 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
 from typing import NamedTuple
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.documents.position import Position
+from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_loadable, loadable, private_moves, ships_taking
 from referee.engine.game import Game
-from referee.engine.phases.captain import Captain, Shipper, holds_loadable, load_move, loadable, preferred_keep, ships_taking
+from referee.engine.phases.captain import Captain, load_move, preferred_keep
 from referee.engine.state import CargoShip
 from referee.jobs.shipping.compact import HEAD, LOAD, SMALL_WHARF, WHARF, Goods, Move, State, T, replaced
 from referee.jobs.shipping.keys import Key, Keys, Shift
@@ -77,6 +77,7 @@ class Cargo:
     _contested: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
     places: dict[int, Places] = field(default_factory=dict, compare=False)  # a dropping player's places, by the roomy kinds they hold (bit mask)
     counts: tuple[int, ...] = ()  # the barrels on each ship
+    kinds: tuple[int | None, ...] = ()  # the kind on each ship (None: empty)
     _marked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
     _loads: dict[Goods, tuple[Load, ...]] = field(default_factory=dict, compare=False)  # by the loading player's barrels
 
@@ -84,7 +85,7 @@ class Cargo:
     def read(sizes: Sequence[int], cargo: State, kinds_n: int) -> Cargo:
         """The ships of sizes `sizes` with `cargo` (kinds, then counts) aboard."""
         s = len(sizes)
-        kinds, counts = cargo[:s], [held or 0 for held in cargo[s:]]
+        kinds, counts = tuple([None if kind < 0 else kind for kind in cargo[:s]]), list(cargo[s:])
         room, empty = loadable(sizes, kinds, counts)
         live = tuple(k for k in range(kinds_n) if holds_loadable(((k, 1),), room, empty))
         placed = tuple((kind, i, sizes[i] - counts[i]) for i, kind in enumerate(kinds) if kind is not None and kind in live)
@@ -92,7 +93,7 @@ class Cargo:
         for i, kind in enumerate(kinds):
             if kind is not None:
                 place[kind] = i
-        return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts=tuple(counts))
+        return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts=tuple(counts), kinds=kinds)
 
     def marked(self, roomy: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The barrels on each ship, and each kind's ship, with the roomy ones (`roomy`: their
@@ -107,7 +108,7 @@ class Cargo:
             hit = self._marked[roomy] = (tuple(counts), tuple(place))
         return hit
 
-    def loads(self, sizes: Sequence[int], kinds: Sequence[int | None], have: Goods) -> tuple[Load, ...]:
+    def loads(self, sizes: Sequence[int], have: Goods) -> tuple[Load, ...]:
         """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
         the engine's order: each (kind, ship, barrels loaded, barrels left). A table of the
         position, read once for each set of barrels: the same ships meet the same barrels in
@@ -118,7 +119,7 @@ class Cargo:
             for k in self.live:
                 held = have[k]
                 if held:
-                    amount, taking = ships_taking(sizes, kinds, self.counts, k, held)
+                    amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
                     out.extend((k, i, amount, held - amount) for i in taking)
             hit = self._loads[have] = tuple(out)
         return hit
@@ -168,7 +169,7 @@ class CaptainPhase:
         self.start_vp = tuple(b.vp for b in game.boards)  # union halls
         self.start_doubloons = tuple(b.doubloons - start_money for b in game.boards)  # the captain's lighthouse
         self.start_goods: tuple[Goods, ...] = tuple(tuple(b.goods.get(good, 0) for good in self.kinds) for b in game.boards)
-        kinds = tuple(None if s.good is None else index[s.good] for s in game.ships)
+        kinds = tuple(-1 if s.good is None else index[s.good] for s in game.ships)  # -1: empty
         counts = tuple(s.count for s in game.ships)
         self.ships = len(self.sizes)
         self._kinds_n = len(self.kinds)
@@ -177,10 +178,10 @@ class CaptainPhase:
         self._nowhere: Places = (-1,) * len(self.kinds)
         self._no_place = [-1] * len(self.kinds)
         # the decider: by turn pointer and bit mask of the players in the state, the first of them from the pointer (-1: none)
-        self._decider = [[next((p for p in ((pointer + i) % self.n for i in range(self.n)) if active >> p & 1), -1) for active in range(1 << self.n)] for pointer in range(self.n)]
+        self._decider = Turns(self.n).table
         self._keeps: dict[tuple[int, Goods], Goods] = {}
         self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
-        self._private: dict[tuple[int, Goods, bool, bool, bool], list[tuple[Move, Goods, bool, bool, bool, int, int]]] = {}  # `private_moves`, by its arguments
+        self._private: dict[tuple[int, Goods, bool, bool, bool], list[PrivateMove]] = {}  # `private_moves`, by its arguments
         self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
         self._independent = reductions.independent
         self.tails = Tails(self)
@@ -195,9 +196,9 @@ class CaptainPhase:
     def cargo(self, state: State) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
         """The kind on each cargo ship (None: empty) and its barrels."""
         s = self.ships
-        return state[HEAD : HEAD + s], state[HEAD + s : HEAD + 2 * s]  # type: ignore[return-value]
+        return tuple([None if kind < 0 else kind for kind in state[HEAD : HEAD + s]]), state[HEAD + s : HEAD + 2 * s]
 
-    def settle(self, state: list[int | None], pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Cargo, int]:
+    def settle(self, state: list[int], pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Cargo, int]:
         """The state after a move, from a list that the caller gives up (turn pointer at
         `pointer`; `ships`: what its cargo ships take, when the move left them as they were):
         players who hold no contested kind drop out (with their tails' keys), and the decider
@@ -210,7 +211,7 @@ class CaptainPhase:
         roomy = self.roomy(state, ships)
         contested = self._contested(ships, roomy)
         drops: Drops = ()
-        active: int = state[4]  # type: ignore[assignment]
+        active: int = state[4]
         for p in range(n) if mover is None or contested != before else (mover,):
             if active >> p & 1:
                 base = at + p * kinds_n
@@ -218,20 +219,20 @@ class CaptainPhase:
                     if state[base + k]:
                         break
                 else:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
-                    have: Goods = tuple(state[base : base + kinds_n])  # type: ignore[arg-type]
+                    have: Goods = tuple(state[base : base + kinds_n])
                     bit = 1 << p
-                    drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(state, have, ships, roomy) if roomy else self._nowhere)),)  # type: ignore[operator]
+                    drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(state, have, ships, roomy) if roomy else self._nowhere)),)
                     state[base : base + kinds_n] = self._nothing
                     active &= ~bit
-                    state[2] &= ~bit  # type: ignore[operator]
-                    state[3] &= ~bit  # type: ignore[operator]
+                    state[2] &= ~bit
+                    state[3] &= ~bit
         state[4] = active
         state[0] = self._decider[pointer][active]
         if not active & 1:
             state[1] = 0
         return tuple(state), drops, ships, roomy
 
-    def _places(self, state: Sequence[int | None], have: Goods, ships: Cargo, roomy: int) -> Places:
+    def _places(self, state: Sequence[int], have: Goods, ships: Cargo, roomy: int) -> Places:
         """Where a player who drops out holding roomy kinds loads each of them: the ship that
         takes it (`ships_taking`: the one carrying it, which has room for all they hold)."""
         held = 0
@@ -243,11 +244,11 @@ class CaptainPhase:
         hit = ships.places.get(held)
         if hit is None:
             s = self.ships
-            kinds, counts = state[HEAD : HEAD + s], state[HEAD + s : HEAD + 2 * s]
+            kinds, counts = ships.kinds, state[HEAD + s : HEAD + 2 * s]
             places = self._no_place[:]
             for k, _, room in ships.placed:
                 if held >> k & 1:
-                    _, taking = ships_taking(self.sizes, kinds, counts, k, room)  # type: ignore[arg-type]
+                    _, taking = ships_taking(self.sizes, kinds, counts, k, room)
                     assert len(taking) == 1, "a kind on a ship goes there only"
                     places[k] = taking[0]
             hit = ships.places[held] = tuple(places)
@@ -256,21 +257,21 @@ class CaptainPhase:
     def steps(self, state: State) -> list[Step]:
         """The decider's moves from `state`, in the engine's order (cargo loads by kind and ship,
         then the wharf, then the small wharf), each with where it leads."""
-        q: int = state[0]  # type: ignore[assignment]
+        q: int = state[0]
         assert q >= 0
         s, kinds_n = self.ships, self._kinds_n
         base = self.goods_at + q * kinds_n
-        have: Goods = state[base : base + kinds_n]  # type: ignore[assignment]
+        have: Goods = state[base : base + kinds_n]
         powers = self.shippers[q]
         first = q == 0 and not state[1]
         after = (q + 1) % self.n
         bit = 1 << q
-        kinds, counts = self.cargo(state)
+        counts = state[HEAD + s : self.goods_at]
         ships = self.ships_taking_kinds(state)
         contested = self._contested(ships, self.roomy(state, ships))
         settle = self.settle
         out: list[Step] = []
-        for k, i, amount, remaining in ships.loads(self.sizes, kinds, have):
+        for k, i, amount, remaining in ships.loads(self.sizes, have):
             child = list(state)
             child[HEAD + i] = k
             child[HEAD + s + i] = counts[i] + amount
@@ -278,18 +279,18 @@ class CaptainPhase:
             if q == 0:
                 child[1] = 1
             out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, *settle(child, after, q, contested)))
-        wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)  # type: ignore[operator]
+        wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)
         for move, left, wharf_after, small_after, loaded_after, vp, money in self.private_moves(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
             child = list(state)
             child[base : base + kinds_n] = left
-            child[2] = state[2] | bit if wharf_after else state[2]  # type: ignore[operator]
-            child[3] = state[3] | bit if small_after else state[3]  # type: ignore[operator]
+            child[2] = state[2] | bit if wharf_after else state[2]
+            child[3] = state[3] | bit if small_after else state[3]
             if q == 0 and loaded_after:
                 child[1] = 1
             out.append(Step(move, vp, money, *settle(child, after, q, contested, ships)))
         return out
 
-    def ships_taking_kinds(self, state: Sequence[int | None]) -> Cargo:
+    def ships_taking_kinds(self, state: Sequence[int]) -> Cargo:
         """What the cargo ships of `state` take (`Cargo`: the engine's `loadable`), read once for
         each load of the ships."""
         cargo = tuple(state[HEAD : self.goods_at])
@@ -300,7 +301,7 @@ class CaptainPhase:
         hit = self._cargo[cargo] = Cargo.read(self.sizes, cargo, self._kinds_n)
         return hit
 
-    def roomy(self, state: Sequence[int | None], ships: Cargo) -> int:
+    def roomy(self, state: Sequence[int], ships: Cargo) -> int:
         """The roomy kinds of `state` (its cargo ships read as `ships`; none unless a reduction
         reads them), as a bit mask: on a cargo ship with room for every barrel the players in the
         state hold of it (a player who dropped out holds none that a cargo ship takes, or holds it
@@ -310,7 +311,7 @@ class CaptainPhase:
         at, kinds_n = self.goods_at, self._kinds_n
         mask = 0
         for k, _, room in ships.placed:
-            if sum(state[at + k :: kinds_n]) <= room:  # type: ignore[arg-type]
+            if sum(state[at + k :: kinds_n]) <= room:
                 mask |= 1 << k
         return mask
 
@@ -330,34 +331,18 @@ class CaptainPhase:
         the tail that it leaves."""
         return self.tails.options(key)
 
-    def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
+    def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[PrivateMove]:
         """Player `p`'s moves on their wharf and small wharf, holding `goods` (`loaded`: they have
         loaded in this phase): (move, barrels after, wharf used, small wharf used, loaded, VP,
         doubloons). The decider's, among their other moves, and a dropped-out player's tail.
-        A table of the position, each entry made once (a small wharf's shipments are many, and
-        the same barrels come back in many states)."""
+        The rules' own list (`captain_rules.private_moves`), made a table of the position, each
+        entry made once (a small wharf's shipments are many, and the same barrels come back in
+        many states)."""
         table_key = (p, goods, wharf_used, small_used, loaded)
         hit = self._private.get(table_key)
         if hit is None:
-            hit = self._private[table_key] = self._private_moves(p, goods, wharf_used, small_used, loaded)
+            hit = self._private[table_key] = private_moves(self.shippers[p], goods, wharf_used, small_used, loaded, p == 0 and not loaded)
         return hit
-
-    def _private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[Move, Goods, bool, bool, bool, int, int]]:
-        powers = self.shippers[p]
-        first = p == 0 and not loaded
-        out: list[tuple[Move, Goods, bool, bool, bool, int, int]] = []
-        if powers.wharf is not None and not wharf_used:
-            for k, held in enumerate(goods):
-                if held:
-                    amount = min(held, powers.wharf)
-                    after = replaced(goods, k, held - amount)
-                    out.append(((WHARF, k, amount), after, True, small_used, True, powers.load(amount, first), powers.load_doubloons))
-        if powers.small_wharf is not None and not small_used:
-            money = powers.load_doubloons if powers.small_wharf_loads else 0
-            for shipped in _shipments(goods):
-                after = tuple(h - s for h, s in zip(goods, shipped, strict=True))
-                out.append(((SMALL_WHARF, shipped), after, wharf_used, True, loaded or powers.small_wharf_loads, powers.small_wharf_vp(sum(shipped), first), money))
-        return out
 
     # --- storage, ships, words --------------------------------------------------------------
 
@@ -395,11 +380,6 @@ class CaptainPhase:
         shipped = move[1]
         assert isinstance(shipped, tuple)
         return SmallWharfLoad(goods=tuple((self.kinds[k], n) for k, n in enumerate(shipped) if n))
-
-
-def _shipments(goods: Goods) -> list[Goods]:
-    """Every choice of barrels for a small wharf: any number of each kind held, not none."""
-    return [choice for choice in product(*(range(held + 1) for held in goods)) if any(choice)]
 
 
 def setup(position: Position) -> tuple[Game, Captain]:
