@@ -443,8 +443,7 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address to bind: this machine only by default; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
 ) -> None:
-    """The score sheet, the shipping calculator and the log check as a page in the browser
-    (and their JSON API: POST /api/validate, /api/score-sheet, /api/ship)."""
+    """The score sheet, the shipping calculator and the log check as a page in the browser (and their JSON API: POST /api/validate, /api/score-sheet, /api/ship)."""
     refused = _host_refused(host)
     if refused:
         print(printable(f"--host {host!r}: error[usage.host]: {refused}"))
@@ -523,13 +522,39 @@ def _hold(fd: int, flags: int) -> None:
             os.close(opened)
 
 
+def _help_without_markdown() -> None:
+    """Start-up of `referee --help`: typer's help module imports rich's Markdown (markdown-it) and
+    Traceback (pygments), most of the cost of the help, and the list of commands shows neither.
+    Read in rich's markup, the group's help is the same text (tests/test_cli.py compares them), so
+    it is written that way, and the help module is imported with stand-ins for those two modules,
+    which it would use only for markdown and for tracebacks (turned off: `pretty_exceptions_enable`).
+    The stand-ins are taken out again: anything that imports the modules later gets rich's own."""
+    import types
+
+    stand_ins = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
+    if any(name in sys.modules for name in stand_ins):  # already imported (as a test does): nothing to spare
+        return
+    app.rich_markup_mode = "rich"
+    for name, kind in stand_ins.items():
+        module = types.ModuleType(name, "a stand-in while typer's help module is imported (referee.commands.cli)")
+        setattr(module, kind, type(kind, (), {}))
+        sys.modules[name] = module
+    try:
+        import typer.rich_utils  # noqa: F401
+    finally:
+        for name in stand_ins:
+            del sys.modules[name]
+
+
 def _only_the_command_asked() -> None:
     """Start-up: typer builds every command's options from its signature (annotations evaluated,
     a parameter made for each option) before it runs one. When the first argument names a
     command, only that command is built: what it runs, and its help, are the same."""
     from typer.main import get_command_name
 
-    asked = sys.argv[1] if len(sys.argv) > 1 else "-"
+    asked = sys.argv[1] if len(sys.argv) > 1 else "--help"  # no arguments: the help
+    if asked == "--help":
+        _help_without_markdown()
     if asked.startswith("-") or any(name.endswith("_COMPLETE") for name in os.environ):  # the group's options and help, shell completion: every command
         return
     chosen = [command for command in app.registered_commands if command.callback is not None and (command.name or get_command_name(command.callback.__name__)) == asked]
