@@ -15,7 +15,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
 from referee.located.tree import _ENTRY_RE, _LINES, _LONGEST_KEY, _WRITTEN, MAX_BYTES, MAX_DIGITS, YNode, _plain, collection_paused, decode, read_yaml
 from referee.moves.clauses import AnyMove, Keep, MoveError, parse_keep, read_written
-from referee.rulesets.load import load_ruleset, ruleset_of, supply_ruleset
+from referee.rulesets.load import load_ruleset, names_a_file, ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 from referee.wording import did_you_mean, normalize
 
@@ -31,12 +31,20 @@ MAX_MOVE = 1_000  # characters in one move: the longest real one has a few dozen
 
 @dataclass(slots=True)
 class MoveRecord:
-    """One move of a phase: who, what, where it is written."""
+    """One move of a phase: who, what, where it is written (`location`, made when asked for:
+    only a move that breaks a rule is)."""
 
     player: int
     move: AnyMove
-    location: Location
+    file: str
+    line: int
+    column: int
     guests: tuple[str, ...] = ()  # guest-house colonists moved first (expansion)
+
+    @property
+    def location(self) -> Location:
+        """Where the move is written."""
+        return Location(self.file, self.line, self.column)
 
 
 @dataclass(slots=True)
@@ -332,7 +340,7 @@ def _moves(items: list[YNode], role: str, rules: Rules, players: _Players, error
         except MoveError as exc:
             errors.add("log.move", f"{name}: {exc}", item.location)
             continue
-        moves.append(MoveRecord(player, move, item.location, guests))
+        moves.append(MoveRecord(player, move, item.file, item.line, item.column, guests))
     return tuple(moves)
 
 
@@ -430,6 +438,10 @@ class _Other(Exception):
 _Line = tuple[str, str, str, str, str, str, str, str, str]  # the groups of `_LINES`, one line
 
 
+_PLAIN_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # a plain word starting with a letter ...
+_NOT_TEXT = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))  # ... is text but for these (`_plain`)
+
+
 def _text(written: str) -> str:
     """The text of a scalar value that must be a string (a name, a move), as the quick reader
     reads it: a quoted value's inside, a plain word itself; _Other for a number, a boolean, a
@@ -506,6 +518,21 @@ def _quick_log(text: str, file: str, override: str | None, base_dir: Path | None
         return None
 
 
+_BUNDLED: dict[str, Rules] = {}  # the bundled rulesets loaded, by name as written
+
+
+def _ruleset(name: str, base_dir: Path | None) -> Rules:
+    """`load_ruleset`, a bundled ruleset remembered by its name: loading looks for its file each
+    time (a few system calls, a twelfth of the cost of reading a log), and the bundled files are
+    the package's own. A path is loaded every time, as the full reader does."""
+    rules = _BUNDLED.get(name)
+    if rules is None:
+        rules = load_ruleset(name, base_dir)
+        if not names_a_file(name):
+            _BUNDLED[name] = rules
+    return rules
+
+
 class _QuickLog:
     """One log read by the quick log reader: its lines, then its records."""
 
@@ -580,7 +607,7 @@ class _QuickLog:
         if not players or len(set(players)) != len(players) or not all(name.strip() for name in players):
             raise _Other
         try:
-            rules = load_ruleset(override) if override is not None else load_ruleset(ruleset, base_dir)
+            rules = _ruleset(override, None) if override is not None else _ruleset(ruleset, base_dir)
         except InputError:
             raise _Other from None
         return self.resolve(rules, players, setup, phases, result)
@@ -642,7 +669,7 @@ class _QuickLog:
             keys_at = indent + len(dash)  # the indentation of the entry's keys
             location = Location(file, number, keys_at + 1)
             chooser = _text(chooser)
-            moves: list[tuple[str, str, Location]] | None = None
+            moves: list[tuple[str, str, int, int]] | None = None
             reveal: tuple[list[str], Location] | None = None
             keep: list[tuple[str, str, Location]] | None = None
             doubloons: tuple[int, Location] | None = None
@@ -684,9 +711,8 @@ class _QuickLog:
             if not line[1] or len(line[0]) != indent:
                 raise _Other
 
-    def moves(self, keys_at: int) -> list[tuple[str, str, Location]]:
-        """A phase's `moves:` list: (player as written, move as written, where the move is)."""
-        file = self.file
+    def moves(self, keys_at: int) -> list[tuple[str, str, int, int]]:
+        """A phase's `moves:` list: (player as written, move as written, the move's line and column)."""
         number, indent, line = self.block(keys_at)
         moves = []
         lines = self.lines
@@ -694,7 +720,13 @@ class _QuickLog:
             spaces, dash, name, _, written, _, _, _, _ = line
             if not dash or len(spaces) != indent or not name or not written or len(name) > _LONGEST_KEY:
                 raise _Other
-            moves.append((name, _text(written), Location(file, number, indent + len(dash) + 1)))
+            first = written[0]
+            if first in _PLAIN_FIRST:  # most moves: a plain word that is text unless it is one of YAML's constants
+                if written in _NOT_TEXT:
+                    raise _Other
+            else:
+                written = _text(written)
+            moves.append((name, written, number, indent + len(dash) + 1))
             # the next line: most often the next move, read here without `next_line`
             at = self.at
             if at < len(lines) and (following := lines[at])[1] and len(following[0]) == indent:
@@ -755,6 +787,7 @@ class _QuickLog:
     ) -> GameRecord:
         """The records of what was read, every name resolved and every move parsed, as `_resolve`
         makes them; _Other at the first problem (the full reader says them all)."""
+        file = self.file
         players = _Players(names)
         find = players.find
         if rules.not_for(len(names), span=True) is not None:
@@ -772,12 +805,12 @@ class _QuickLog:
                 if chooser is None:
                     raise _Other
                 moves = []
-                for name, written, where in moves_written or ():
+                for name, written, line, column in moves_written or ():
                     player = find(name)
                     if player is None or len(written) > MAX_MOVE:
                         raise _Other
                     guests, move = read_written(role, written, rules)
-                    moves.append(MoveRecord(player, move, where, guests))
+                    moves.append(MoveRecord(player, move, file, line, column, guests))
                 reveal = None
                 if reveal_written is not None:
                     if role != "settler":
