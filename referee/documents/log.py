@@ -435,7 +435,7 @@ class _Other(Exception):
     """Not a log the quick log reader reads: the full reader reads it (and says any problem)."""
 
 
-_Line = tuple[str, str, str, str, str, str, str, str, str]  # the groups of `_LINES`, one line
+_Line = tuple[str, str, str, str, str]  # the groups of `_LINES`, one line: indentation, dash, key, spaces, value
 
 
 _PLAIN_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # a plain word starting with a letter ...
@@ -548,10 +548,12 @@ class _QuickLog:
         while at < len(lines):
             line = lines[at]
             at += 1
-            if line[1] or line[6]:
+            if line[1] or line[2]:
                 self.at = at
                 self.last = at
                 return at, line
+            if line[4]:
+                raise _Other  # a value alone on its line
         self.at = at
         return None
 
@@ -569,7 +571,7 @@ class _QuickLog:
         phases: list[tuple[Any, ...]] | None = None
         result: list[tuple[str, Any, Location]] | None = None
         while (found := self.next_line()) is not None:
-            number, (spaces, dash, _, _, _, _, key, gap, written) = found
+            number, (spaces, dash, key, gap, written) = found
             if spaces or dash or key in seen or key not in TOP_KEYS:
                 raise _Other
             seen.add(key)
@@ -634,7 +636,7 @@ class _QuickLog:
         buildings_location: Location | None = None
         building_locations: list[Location] = []
         while True:
-            spaces, dash, _, _, _, _, key, gap, written = line
+            spaces, dash, key, gap, written = line
             if dash or len(spaces) != indent or not written:
                 raise _Other
             column = indent + len(key) + len(gap) + 2
@@ -663,7 +665,7 @@ class _QuickLog:
         number, indent, line = self.block(0)
         phases = []
         while True:
-            spaces, dash, role, _, chooser, _, _, _, _ = line
+            spaces, dash, role, _, chooser = line
             if not dash or len(spaces) != indent or not role or not chooser or role in PHASE_KEYS or len(role) > _LONGEST_KEY:
                 raise _Other
             keys_at = indent + len(dash)  # the indentation of the entry's keys
@@ -678,7 +680,7 @@ class _QuickLog:
                 if found is None:
                     break
                 number, line = found
-                spaces, dash, _, _, _, _, key, gap, written = line
+                spaces, dash, key, gap, written = line
                 if len(spaces) != keys_at or dash:
                     break
                 column = keys_at + len(key) + len(gap) + 2
@@ -717,7 +719,7 @@ class _QuickLog:
         moves = []
         lines = self.lines
         while True:
-            spaces, dash, name, _, written, _, _, _, _ = line
+            spaces, dash, name, _, written = line
             if not dash or len(spaces) != indent or not name or not written or len(name) > _LONGEST_KEY:
                 raise _Other
             first = written[0]
@@ -762,7 +764,7 @@ class _QuickLog:
         pairs: list[tuple[str, Any, Location]] = []
         seen: set[str] = set()
         while True:
-            spaces, dash, _, _, _, _, key, _, written = line
+            spaces, dash, key, _, written = line
             if dash or len(spaces) != indent or not written or key in seen or len(key) > _LONGEST_KEY:
                 raise _Other
             seen.add(key)
