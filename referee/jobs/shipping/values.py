@@ -12,12 +12,16 @@ engine's order (docs/formats/shipping-position.md, docs/shipping.md). A dropped-
 same for every play around it, so it is added where they drop out: nobody else's moves change
 it, so what they are guaranteed there is the most their own moves reach (`Tail.guaranteed`).
 
-The values of a state are one flat tuple of integers, `5 * players` long: worst, best, expected
-VP, expected barrels kept and guaranteed VP of each player (0 for players no longer in the
-state). Every state is valued once, memoised by its key (`keys`: the states under one key have
-the same values but for a shift, VP certain to come, which moves every end of a player's by the
-same VP and so their fewest, most, expected and guaranteed alike), so the work grows with the
-number of distinct keys, not with the lines of play.
+The values of a state are, as read off, one flat tuple of integers, `5 * players` long: worst,
+best, expected VP, expected barrels kept and guaranteed VP of each player (0 for players no
+longer in the state). The search keeps them as five integers (`Blocks`), one a block, each
+holding every player's value of it in `WIDTH` bits: a move's VP is four additions, the fewest or
+most over a decider's moves a few operations on a whole block, whatever the number of players;
+and with five players a block is 50 bits, which mypyc's compiled search keeps unboxed. Every
+state is valued once, memoised by its key (`keys`: the states under one key have the same values
+but for a shift, VP certain to come, which moves every end of a player's by the same VP and so
+their fewest, most, expected and guaranteed alike), so the work grows with the number of
+distinct keys, not with the lines of play.
 """
 
 from __future__ import annotations
@@ -30,65 +34,12 @@ from referee.jobs.shipping.phase import CaptainPhase, Key, Shift, State, Step, T
 from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
-Packed = int  # the same values packed into one integer (`Packing`), as the search keeps them
-BLOCKS = 5  # a state's values: worst, best, expected VP, expected barrels kept, guaranteed VP; `players` long each
+Blocks = tuple[int, int, int, int, int]  # the same values as the search keeps them: worst, best, expected VP, barrels kept, guaranteed VP; a block each
+BLOCKS = 5
 PROGRESS_EVERY = 1024  # states valued between two calls of a search's `progress`
-WIDTH = 10  # bits of one value in a packed integer: the top one a guard (values under 512: VP and barrels of one phase)
-
-
-class Packing:
-    """A state's values packed into one integer, `WIDTH` bits a value, the first value in the
-    highest bits: the search adds a move's VP, takes each player's fewest and most over a
-    decider's moves, and compares expected plays on whole integers, a few operations a move
-    whatever the number of players (a tuple of values took one loop a player)."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.size = BLOCKS * n
-        ones = sum(1 << (WIDTH * i) for i in range(self.size))
-        self.guards = ones << (WIDTH - 1)  # the top bit of every value
-        self.ones = self.guards - ones  # every value's bits below its guard
-        self.low = (1 << (WIDTH - 1)) - 1  # one value's bits below its guard
-        # the VP of a move or of a tail come to a player's worst, best, expected and guaranteed VP alike
-        self.reward = [sum(self.bit(block * n + p) for block in (0, 1, 2, 4)) for p in range(n)]
-        # where a decider's values take the fewest over their moves (everyone's worst, the
-        # others' guaranteed VP), the most (everyone's best, their own guaranteed VP), the chosen move's (expected VP, barrels kept)
-        every = (1 << (WIDTH * n)) - 1
-        blocks = [every << (WIDTH * (self.size - (block + 1) * n)) for block in range(BLOCKS)]
-        own = [((1 << WIDTH) - 1) * self.bit(4 * n + p) for p in range(n)]
-        self.fewest = [blocks[0] | blocks[4] & ~own[p] for p in range(n)]
-        self.most = [blocks[1] | own[p] for p in range(n)]
-        self.chosen = blocks[2] | blocks[3]
-        self.expected_at = WIDTH * (self.size - 4 * n)  # the expected VP and barrels kept, as one integer: shifted down by this
-        self.expected_mask = (1 << (WIDTH * 2 * n)) - 1
-        self._shifts: dict[Shift, Packed] = {}
-
-    def bit(self, i: int) -> int:
-        """The lowest bit of value `i`."""
-        return 1 << (WIDTH * (self.size - 1 - i))
-
-    def get(self, values: Packed, i: int) -> int:
-        """Value `i` of `values`."""
-        return values >> (WIDTH * (self.size - 1 - i)) & self.low
-
-    def pack(self, values: Values) -> Packed:
-        """`values` packed (each under 2 ** (WIDTH - 1))."""
-        out = 0
-        for i, value in enumerate(values):
-            assert 0 <= value <= self.low, "a value of one phase fits its bits"
-            out |= value * self.bit(i)
-        return out
-
-    def unpack(self, values: Packed) -> Values:
-        """The values of `values`, in order."""
-        return tuple([self.get(values, i) for i in range(self.size)])
-
-    def shift(self, shift: Shift) -> Packed:
-        """A state's shift (VP by player) as a packed integer to add (`Reward`s)."""
-        hit = self._shifts.get(shift)
-        if hit is None:
-            hit = self._shifts[shift] = sum(vp * self.reward[p] for p, vp in enumerate(shift))
-        return hit
+WIDTH = 10  # bits of one player's value in a block: the top one a guard (values under 512: VP and barrels of one phase)
+LOW = (1 << (WIDTH - 1)) - 1  # a value's bits below its guard
+NOTHING: Blocks = (0, 0, 0, 0, 0)
 
 
 class Valuation:
@@ -100,19 +51,17 @@ class Valuation:
         self.phase = phase
         self.asker = asker
         self.progress = progress
-        self.n = phase.n
-        self.packing = packing = Packing(self.n)
-        self._ones = packing.ones
-        self._guards = packing.guards
+        n = self.n = phase.n
+        self.at = [WIDTH * (n - 1 - p) for p in range(n)]  # where player p's value lies in a block: the first player highest
+        ones = sum(1 << (WIDTH * p) for p in range(n))
+        self.guards = ones << (WIDTH - 1)  # the top bit of every player's value
+        self.ones = self.guards - ones  # every value's bits below its guard
+        self.own = [LOW << self.at[p] for p in range(n)]  # player p's value in a block
         # by the state's key (packed: `keys`), less its shift; the only table that grows with the
         # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
-        self.memo: dict[Key, Packed] = {}
-        self._tails: dict[TailKey, Packed] = {}  # each tail's worst, best, expected VP, barrels kept and guaranteed VP, packed for its player
-        n = self.n
-        # how the expected play ranks a decider's move: their expected VP, then barrels kept, then
-        # the asker's, the fewer the better (`rank`): where each is read
-        self._rank_at = [(WIDTH * (packing.size - 1 - (2 * n + d)), WIDTH * (packing.size - 1 - (3 * n + d))) for d in range(n)]
-        self._asker_at = (WIDTH * (packing.size - 1 - (2 * n + asker)), WIDTH * (packing.size - 1 - (3 * n + asker)))
+        self.memo: dict[Key, Blocks] = {}
+        self._tails: dict[TailKey, Blocks] = {}  # each tail's worst, best, expected VP, barrels kept and guaranteed VP, in its player's place
+        self._shifts: dict[Shift, int] = {}  # a shift as a block
         with quiet_search():
             self.value(phase.root, phase.root_key, phase.root_shift)
 
@@ -121,106 +70,150 @@ class Valuation:
         """How many states were valued."""
         return len(self.memo)
 
-    def value(self, state: State, key: Key, shift: Shift | None) -> Packed:
+    def shift(self, shift: Shift) -> int:
+        """A state's shift (VP by player) as a block, to add to the VP blocks."""
+        hit = self._shifts.get(shift)
+        if hit is None:
+            hit = self._shifts[shift] = sum(vp << self.at[p] for p, vp in enumerate(shift))
+        return hit
+
+    def value(self, state: State, key: Key, shift: Shift | None) -> Blocks:
         """The values of `state`, whose memo key and shift are `key` and `shift` (see the module)."""
         if state[0] == -1:
-            return 0
+            return NOTHING
         hit = self.memo.get(key)
         if hit is not None:
-            return hit if shift is None else hit + self.packing.shift(shift)
+            if shift is None:
+                return hit
+            more = self.shift(shift)
+            return hit[0] + more, hit[1] + more, hit[2] + more, hit[3], hit[4] + more
         decider: int = state[0]
         steps = self.phase.steps(state)
         first = self.after(steps[0], decider)  # a decider must load: there is a move
+        result: Blocks
         if len(steps) == 1:  # one move (common): its values are the state's
             result = first
         else:
-            packing = self.packing
-            ones, guards, low = self._ones, self._guards, WIDTH - 1
-            fewest = most = chosen = first
-            chosen_rank = self.rank(first, decider)
+            ones, guards, low = self.ones, self.guards, WIDTH - 1
+            own = self.own[decider]
+            at = self.at[decider]
+            asker_at = self.at[self.asker]
+            worst, best, expected, kept, guaranteed = first
+            mine = guaranteed  # the decider's guaranteed VP: the most over their moves (the others': the fewest)
+            rank = (expected >> at & LOW) << WIDTH | kept >> at & LOW
+            asked = (LOW - (expected >> asker_at & LOW)) << WIDTH | LOW - (kept >> asker_at & LOW)
             for step in steps[1:]:
                 values = self.after(step, decider)
-                # value by value, the fewest and the most so far (the guard of a value stays where `values` is not under `fewest`)
-                under = ((values | guards) - fewest) & guards
+                # player by player, the fewest and the most so far: a guard stays where the first is not under the second
+                under = ((values[0] | guards) - worst) & guards
                 under = ones ^ (under - (under >> low))
-                fewest = (values & under) | (fewest & ~under)
-                over = ((most | guards) - values) & guards
+                worst = (values[0] & under) | (worst & ~under)
+                over = ((best | guards) - values[1]) & guards
                 over = ones ^ (over - (over >> low))
-                most = (values & over) | (most & ~over)
-                rank = self.rank(values, decider)
-                if rank > chosen_rank or (rank == chosen_rank and self.unfavoured(values) > self.unfavoured(chosen)):
-                    chosen, chosen_rank = values, rank
-            result = (fewest & packing.fewest[decider]) | (most & packing.most[decider]) | (chosen & packing.chosen)
+                best = (values[1] & over) | (best & ~over)
+                other = values[4]
+                under = ((other | guards) - guaranteed) & guards
+                under = ones ^ (under - (under >> low))
+                guaranteed = (other & under) | (guaranteed & ~under)
+                if (other & own) > (mine & own):
+                    mine = other
+                # the expected play: the decider's VP, then barrels kept; then the fewer for the asker; then `unfavoured`
+                move_rank = (values[2] >> at & LOW) << WIDTH | values[3] >> at & LOW
+                if move_rank < rank:
+                    continue
+                move_asked = (LOW - (values[2] >> asker_at & LOW)) << WIDTH | LOW - (values[3] >> asker_at & LOW)
+                if move_rank > rank or move_asked > asked or (move_asked == asked and (values[2] < expected or (values[2] == expected and values[3] < kept))):
+                    rank, asked, expected, kept = move_rank, move_asked, values[2], values[3]
+            result = (worst, best, expected, kept, (guaranteed & ~own) | (mine & own))
         memo = self.memo
-        memo[key] = result if shift is None else result - self.packing.shift(shift)
+        if shift is None:
+            memo[key] = result
+        else:
+            less = self.shift(shift)
+            memo[key] = (result[0] - less, result[1] - less, result[2] - less, result[3], result[4] - less)
         if self.progress is not None and not len(memo) % PROGRESS_EVERY:
             self.progress(len(memo))
         return result
 
-    def after(self, step: Step, decider: int) -> Packed:
+    def after(self, step: Step, decider: int) -> Blocks:
         """The values of a move: the child's, plus what the move earned the decider, plus the
         tails of the players who dropped out with it."""
         child = step.child
-        values = 0 if child[0] == -1 else self.value(child, *self.phase.keys.key(child, step.ships, step.roomy))
-        values += step.vp * self.packing.reward[decider]
+        values = NOTHING if child[0] == -1 else self.value(child, *self.phase.keys.key(child, step.ships, step.roomy))
+        vp = step.vp << self.at[decider]
+        worst, best, expected, kept, guaranteed = values
+        worst += vp
+        best += vp
+        expected += vp
+        guaranteed += vp
         for p, tail_key in step.drops:
             tail = self._tails.get(tail_key)
-            values += self._tail(p, tail_key) if tail is None else tail
-        return values
+            if tail is None:
+                tail = self._tail(p, tail_key)
+            worst += tail[0]
+            best += tail[1]
+            expected += tail[2]
+            kept += tail[3]
+            guaranteed += tail[4]
+        return worst, best, expected, kept, guaranteed
 
-    def rank(self, values: Packed, decider: int) -> int:
-        """How the expected play orders a move of `decider` with these values, the higher the
-        better: their VP, their barrels kept, then the asker's VP and barrels kept, the fewer the
-        better; as one integer, each a value's bits."""
-        low = self.packing.low
-        vp_at, kept_at = self._rank_at[decider]
-        asker_vp, asker_kept = self._asker_at
-        return (values >> vp_at & low) << 3 * WIDTH | (values >> kept_at & low) << 2 * WIDTH | (low - (values >> asker_vp & low)) << WIDTH | (low - (values >> asker_kept & low))
+    def prefers(self, values: Blocks, than: Blocks, decider: int) -> bool:
+        """Does the expected play of `decider` take a move with `values` over one with `than`?
+        The decider's VP, then barrels kept, the more the better; then the asker's VP and
+        barrels kept, the fewer the better; then the fewer VP (then barrels kept) for the
+        players in seat order (`unfavoured`); on a full tie, the one met first. Like every
+        comparison here, it reads values only, never the order of the moves, so a state's
+        values do not depend on how its kinds are numbered (see `keys`)."""
+        return self.rank(values, decider) > self.rank(than, decider) or (self.rank(values, decider) == self.rank(than, decider) and self.unfavoured(values) > self.unfavoured(than))
 
-    def unfavoured(self, values: Packed) -> int:
+    def rank(self, values: Blocks, decider: int) -> tuple[int, int, int, int]:
+        """How the expected play orders a move of `decider` with these values: their VP, their
+        barrels kept, then the asker's VP and barrels kept, the fewer the better."""
+        at, asker = self.at[decider], self.at[self.asker]
+        return (values[2] >> at & LOW, values[3] >> at & LOW, -(values[2] >> asker & LOW), -(values[3] >> asker & LOW))
+
+    def unfavoured(self, values: Blocks) -> tuple[int, int]:
         """The last tie-break between moves that `rank` cannot tell apart: the fewer VP (then
-        barrels kept) for the players in seat order, the better (the more it is). Like `rank`,
-        it reads values only, never the order of the moves, so a state's values do not depend on
-        how its kinds are numbered (see `keys`). The expected VP and barrels kept, in seat order,
-        as one integer (the first the highest): the fewer, the lower it is."""
-        return -(values >> self.packing.expected_at & self.packing.expected_mask)
-
-    def prefers(self, values: Packed, rank: int, than: Packed, than_rank: int) -> bool:
-        """Does the expected play take a move with `values` (ranked `rank`) over one with `than`
-        (`rank`, then `unfavoured`; on a full tie, the one met first)?"""
-        return rank > than_rank or (rank == than_rank and self.unfavoured(values) > self.unfavoured(than))
+        barrels kept) for the players in seat order, the better (the first player's value is the
+        highest of a block: the blocks compare as the players' values in seat order)."""
+        return -values[2], -values[3]
 
     def choose(self, state: State) -> tuple[list[Step], list[Values], int]:
-        """The decider's moves at `state`, the values of each (unpacked), and the index of the
-        expected one (the first of those the expected play cannot tell apart, in the engine's order)."""
+        """The decider's moves at `state`, the values of each (as read off), and the index of
+        the expected one (the first of those the expected play cannot tell apart, in the engine's order)."""
         decider = state[0]
-        assert isinstance(decider, int) and decider >= 0
+        assert decider >= 0
         steps = self.phase.steps(state)
         values = [self.after(step, decider) for step in steps]
-        ranks = [self.rank(v, decider) for v in values]
         chosen = 0
         for i in range(1, len(values)):
-            if self.prefers(values[i], ranks[i], values[chosen], ranks[chosen]):
+            if self.prefers(values[i], values[chosen], decider):
                 chosen = i
-        return steps, [self.packing.unpack(v) for v in values], chosen
+        return steps, [self.unpack(v) for v in values], chosen
+
+    def unpack(self, values: Blocks) -> Values:
+        """The values as read off: each block, player after player."""
+        return tuple([block >> at & LOW for block in values for at in self.at])
 
     def root_values(self) -> Values:
         """The values of the whole phase, from the position: the root's, plus the VP the phase
         gave at its start (union halls) and the tails of the players out from the start."""
-        values = self.value(self.phase.root, self.phase.root_key, self.phase.root_shift)
-        for p in range(self.n):
-            values += self.phase.start_vp[p] * self.packing.reward[p]  # all but the barrels kept
+        worst, best, expected, kept, guaranteed = self.value(self.phase.root, self.phase.root_key, self.phase.root_shift)
+        start = sum(vp << self.at[p] for p, vp in enumerate(self.phase.start_vp))  # all but the barrels kept
+        worst, best, expected, guaranteed = worst + start, best + start, expected + start, guaranteed + start
         for p, key in self.phase.root_drops:
-            values += self._tail(p, key)
-        return self.packing.unpack(values)
+            tail = self._tail(p, key)
+            worst, best, expected, kept, guaranteed = worst + tail[0], best + tail[1], expected + tail[2], kept + tail[3], guaranteed + tail[4]
+        out = self.unpack((worst, best, expected, kept, guaranteed))
+        assert all(0 <= value < LOW for value in out), "a value of one phase fits its bits"
+        return out
 
-    def _tail(self, p: int, key: TailKey) -> Packed:
-        """A tail's worst, best and expected VP, barrels kept and guaranteed VP (`tails`), packed
-        for its player `p`, remembered."""
+    def _tail(self, p: int, key: TailKey) -> Blocks:
+        """A tail's worst, best and expected VP, barrels kept and guaranteed VP (`tails`), in its
+        player `p`'s place, remembered."""
         tail = self.phase.tail(key)
-        n, packing = self.n, self.packing
-        parts = (tail.worst, tail.best, tail.expected.vp, tail.expected.kept, tail.guaranteed)
-        hit = self._tails[key] = sum(value * packing.bit(block * n + p) for block, value in enumerate(parts))
+        at = self.at[p]
+        hit = self._tails[key] = (tail.worst << at, tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
         return hit
 
 
