@@ -8,6 +8,9 @@ import json
 import subprocess
 import sys
 
+from referee.documents.position import read_position
+from referee.jobs.shipping.phase import CaptainPhase, setup
+from referee.moves.clauses import Load
 from tests.conftest import assert_error, assert_valid, check, line_of
 
 SELECTION = (
@@ -139,3 +142,32 @@ def test_the_calculator_knows_the_expansion_captain_powers(tmp_path):
     # Ben's lighthouse pays a doubloon for his load; Cleo's union hall a VP for her pair
     assert all(o["players"]["Ben"]["doubloons"] == 1 for o in outcomes)
     assert all(o["players"]["Cleo"]["vp"] >= 1 for o in outcomes)
+
+
+def test_the_engine_and_the_calculator_offer_the_same_wharf_and_small_wharf_moves():
+    """One set of captain rules (referee.engine.captain_rules): the moves the engine lists for a
+    wharf and small wharf owner at their turn are the ones the calculator searches, in order."""
+    position = read_position(
+        "ruleset: expansion-1\n"
+        "ships: {4: empty, 5: empty, 6: empty}\n"
+        "players:\n"
+        "  - {name: Anna, goods: {corn: 2, sugar: 1}, buildings: [wharf, small wharf]}\n"
+        "  - {name: Ben, goods: {sugar: 1}}\n"
+        "  - {name: Cleo, goods: {corn: 3}}\n",
+        "position.yaml",
+    )
+    _, captain = setup(position)
+    engine = [move.text(position.rules) for p, move in captain.legal_moves() if p == 0 and not isinstance(move, Load)]
+    phase = CaptainPhase(position)
+    calculator = [phase.move(move).text(position.rules) for move, *_ in phase.private_moves(0, phase.start_goods[0], False, False, False)]
+    assert engine == calculator
+    # the wharf takes all of one kind; the small wharf any mix of the barrels held, not none
+    assert engine == [
+        "wharf corn",
+        "wharf sugar",
+        "small wharf sugar 1",
+        "small wharf corn 1",
+        "small wharf corn 1, sugar 1",
+        "small wharf corn 2",
+        "small wharf corn 2, sugar 1",
+    ]
