@@ -574,13 +574,14 @@ class _QuickLog:
     def __init__(self, file: str, lines: list[_Line]) -> None:
         self.file = file
         self.lines = lines
+        self.count = len(lines)
         self.at = 0  # the line read next (0-based)
         self.last = 0  # the number of the last line with a value: the end of the document is the line after
 
     def next_line(self) -> tuple[int, _Line] | None:
         """The next line with content (not blank, not only a comment), and its number; None at the end."""
-        lines, at = self.lines, self.at
-        while at < len(lines):
+        lines, at, count = self.lines, self.at, self.count
+        while at < count:
             line = lines[at]
             at += 1
             if line[1] or line[2]:
@@ -641,7 +642,7 @@ class _QuickLog:
             ruleset = override
         if ruleset is None or players is None or setup is None or phases is None:
             raise _Other
-        if not players or len(set(players)) != len(players) or not all(name.strip() for name in players):
+        if not players or len(set(players)) != len(players) or not all(name.strip() and len(name) <= _LONGEST_KEY for name in players):
             raise _Other
         try:
             rules = _ruleset(override, None) if override is not None else _ruleset(ruleset, base_dir)
@@ -751,22 +752,24 @@ class _QuickLog:
     def moves(self, keys_at: int) -> list[tuple[str, str, int, int]]:
         """A phase's `moves:` list: (player as written, move as written, the move's line and column)."""
         number, indent, line = self.block(keys_at)
+        spaces_of, dash_of = line[0], line[1]  # the moves of a list are indented alike and dashed alike (else: the full reader)
+        column = indent + len(dash_of) + 1
         moves = []
-        lines = self.lines
+        lines, count = self.lines, len(self.lines)
         while True:
             spaces, dash, name, _, written = line
-            if not dash or len(spaces) != indent or not name or not written or len(name) > _LONGEST_KEY:
-                raise _Other
+            if spaces != spaces_of or dash != dash_of or not dash or not name or not written:
+                raise _Other  # (a name longer than a key may be is not a player's: `resolve` looks)
             first = written[0]
             if first in _PLAIN_FIRST:  # most moves: a plain word that is text unless it is one of YAML's constants
                 if written in _NOT_TEXT:
                     raise _Other
             else:
                 written = _text(written)
-            moves.append((name, written, number, indent + len(dash) + 1))
+            moves.append((name, written, number, column))
             # the next line: most often the next move, read here without `next_line`
             at = self.at
-            if at < len(lines) and (following := lines[at])[1] and len(following[0]) == indent:
+            if at < count and (following := lines[at])[0] == spaces_of and following[1]:
                 self.at = self.last = at + 1
                 number, line = at + 1, following
                 continue
@@ -826,7 +829,7 @@ class _QuickLog:
         makes them; _Other at the first problem (the full reader says them all)."""
         file = self.file
         players = _Players(names)
-        find = players.find
+        find, index = players.find, players.index
         if rules.not_for(len(names), span=True) is not None:
             raise _Other
         setup_location, planted, buildings_written, buildings_location, building_locations = setup
@@ -843,8 +846,14 @@ class _QuickLog:
                     raise _Other
                 moves = []
                 for name, written, line, column in moves_written or ():
-                    player = find(name)
-                    if player is None or len(written) > MAX_MOVE:
+                    player = index.get(name)  # a player's name as written, most moves (no longer than a key may be: `record`)
+                    if player is None:
+                        if len(name) > _LONGEST_KEY:
+                            raise _Other  # the parser's error
+                        player = find(name)
+                        if player is None:
+                            raise _Other
+                    if len(written) > MAX_MOVE:
                         raise _Other
                     guests, move = read_written(role, written, rules)
                     moves.append(MoveRecord(player, move, file, line, column, guests))
