@@ -1,7 +1,8 @@
 """What the browser tests share: Debian's chromium (or a skip, and in CI an error, where it is
-missing), a `referee serve` server for the module, and one headless browser for the module.
-Imported by the page tests (`from tests.browser import address, browser`); nothing else imports
-Playwright."""
+missing), one `referee serve` server and one headless browser for the run, and the group that
+keeps them on one worker (each test opens a context of its own: no storage is shared).
+Imported by the page tests (`from tests import browser`) and by those two fixtures; nothing else
+imports Playwright."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,10 +25,15 @@ if not Path(CHROMIUM).exists():
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+# The page tests run on one worker, one after another: one chromium and one server for them all
+# (the fixtures `address` and `browser` of tests/conftest.py, of the session: a fixture of this
+# module would be one per test module), and never two browsers at once on two cores.
+IN_THE_BROWSER = pytest.mark.xdist_group("browser")
 
-@pytest.fixture(scope="module")
-def address() -> Iterator[str]:
-    """The page's address on a server of this module's own."""
+
+@contextmanager
+def served() -> Iterator[str]:
+    """The page's address on a server of the browser tests' own."""
     httpd = make_server("127.0.0.1", 0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
@@ -34,9 +41,9 @@ def address() -> Iterator[str]:
     httpd.server_close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """Debian's chromium, headless, for this module's pages."""
+@contextmanager
+def headless() -> Iterator[object]:
+    """Debian's chromium, headless, for the browser tests' pages."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,60 @@ def linked_logs(folder: Path, source: Path, count: int) -> None:
 @pytest.fixture
 def corpus_dir() -> Path:
     return CORPUS
+
+
+# --- running in parallel (pytest-xdist: addopts in pyproject.toml) ---------------------------
+
+# The tests that start, kill and time processes of their own (Dask clusters, --jobs workers, the
+# served server and its time limits) go to one worker, one after another: two at once on a
+# loaded machine of two cores starved a Dask nanny ("Nanny failed to start").
+ONE_AT_A_TIME = pytest.mark.xdist_group("one-at-a-time")
+
+# The files whose tests take longest, the longest first: a worker that takes one of them late
+# would finish alone, minutes after the other (the two builds' answers compared, two minutes or
+# three; the browser tests, one group, about three; the wheel's build with mypyc, one or two;
+# some shipping searches most of one).
+LONGEST_FIRST = (
+    "test_shipping_build.py",
+    "test_page_play.py",
+    "test_page.py",
+    "test_packaging.py",
+    "test_shipping_reductions.py",
+    "test_next.py",
+    "test_api.py",
+    "test_code_quality.py",
+    "test_shipping.py",
+    "test_effect_ids.py",
+    "test_cluster.py",
+    "test_workers.py",
+    "test_server_network.py",
+    "test_terminal.py",
+)
+
+
+@pytest.fixture(scope="session")
+def address() -> Iterator[str]:
+    """The address of `referee serve`'s page, on the browser tests' server (tests/browser.py)."""
+    from tests.browser import served
+
+    with served() as page:
+        yield page
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """The browser tests' headless chromium (tests/browser.py)."""
+    from tests.browser import headless
+
+    with headless() as chromium:
+        yield chromium
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files' tests first (in LONGEST_FIRST's order), then the others as collected."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 # --- helpers for the rule tests (tests/test_rules_*.py) ------------------------------------

@@ -1151,6 +1151,12 @@ def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
             yield SmallWharfLoad(goods=tuple((k, c) for k, c in zip(kinds, counts, strict=True) if c))
 
 
+# the loads seen are counted in this process, and the test after them reads the count: one worker
+# runs both, in this order (pytest-xdist)
+IN_ORDER = pytest.mark.xdist_group("expansion-loads")
+
+
+@IN_ORDER
 @pytest.mark.parametrize(("ruleset", "seed"), [(name, seed) for name in ("expansion-1", "base") for seed in range(6)] + [("base", 9), ("base", 11)])  # 9, 11: wharfs
 def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, ruleset, seed):
     """Issue 18.2's property in the captain phase: every load anyone may make (an independent,
@@ -1190,6 +1196,7 @@ def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, rul
 SEEN_LOADS: Counter[str] = Counter()
 
 
+@IN_ORDER
 def test_the_load_property_saw_every_kind_of_load():
     """Run after the property above (pytest keeps the file's order): its games used wharfs and
     small wharfs too, and turns that could be let go, so that each kind of load, and `pass`,

@@ -29,6 +29,9 @@ ARRANGEMENTS = 300  # a mayor's arrangements can be thousands: the first ones ar
 
 # what the lists held, over the games of this file: each kind of move must have been compared
 SEEN: Counter[str] = Counter()
+# counted in this process, and read by the file's last test: one worker runs the file, in its
+# order (pytest-xdist)
+pytestmark = pytest.mark.xdist_group("legal-moves")
 CHOOSE_ROLE = Game.choose_role  # the engine's, before the comparison wraps it
 
 

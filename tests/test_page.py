@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tests import browser as shared
 from tests.conftest import QUARRY_LOG, ROOT
 
-address, browser = shared.address, shared.browser  # the module's server and browser (fixtures)
+pytestmark = shared.IN_THE_BROWSER  # with the server and browser of the browser tests (`address`, `browser`: tests/conftest.py)
 
 BROKEN = QUARRY_LOG
 

@@ -9,7 +9,7 @@ Taps are Playwright clicks, with their checks that the button is visible, enable
 made by a script in the page clicking the same buttons (`element.click()`), which is several
 times faster: every decision still goes through the page's buttons, its model of the log and
 `POST /api/next`. The page's own work per decision (its render, measured with performance.now())
-is read back and printed (`-s`).
+is read back and printed (`-s -n 0`).
 `REFEREE_SCREENSHOTS=docs` writes the screenshots the README shows."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from referee.rulesets.load import load_ruleset
 from tests import browser as shared
 from tests.conftest import ROOT
 
-address, browser = shared.address, shared.browser  # the module's server and browser (fixtures)
+pytestmark = shared.IN_THE_BROWSER  # with the server and browser of the browser tests (`address`, `browser`: tests/conftest.py)
 
 
 NAMES = ["Anna", "Ben", "Cleo", "Dario", "Elif"]
@@ -111,10 +111,17 @@ def rendered(page: Page) -> str:
     return page.locator("#play-game").get_attribute("data-render") or ""
 
 
+# The answer to a decision drawn: a new render of the game, and the tool no longer busy. Read at
+# each animation frame in the page: Playwright's expect() looks again only after 100 ms, then 250,
+# 500 and 1,000, and the answer, a few milliseconds away, cost a tenth of a second a decision.
+SETTLED = """(before) => document.querySelector('#play-game').dataset.render !== before
+  && document.querySelector('#play').dataset.state === 'done'"""
+
+
 def settled(page: Page, before: str) -> None:
-    """Waits for the page to draw the answer to the decision just made."""
-    expect(page.locator("#play-game")).not_to_have_attribute("data-render", before)
-    expect(page.locator("#play")).to_have_attribute("data-state", "done")
+    """Waits for the page to draw the answer to the decision just made (a new render, the tool
+    done), as long as the in-page player waits for one (15 s)."""
+    page.wait_for_function(SETTLED, arg=before, polling="raf", timeout=15_000)
 
 
 def selection(ruleset: str, rnd: random.Random) -> list[str]:

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from referee.commands.server import make_server
-from tests.conftest import FIXTURES, QUARRY_LOG
+from tests.conftest import FIXTURES, ONE_AT_A_TIME, QUARRY_LOG
+
+pytestmark = ONE_AT_A_TIME  # calculations stopped at a time limit of 2 s, and a port taken
 
 BROKEN = QUARRY_LOG
 WORST = (FIXTURES / "positions" / "minutes.yaml").read_text()  # minutes in any build: stopped at the limit

@@ -26,7 +26,9 @@ from pathlib import Path
 import pytest
 
 from referee.commands.server import make_server
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ONE_AT_A_TIME
+
+pytestmark = ONE_AT_A_TIME  # a served server, 1,100 connections, time limits and the clock
 
 EXAMPLE = (FIXTURES / "positions" / "formats-example.yaml").read_bytes()  # the contract's 0.3 s example
 HEAVY = (FIXTURES / "positions" / "minutes.yaml").read_bytes()  # a calculation of minutes, compiled or not

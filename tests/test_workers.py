@@ -18,7 +18,9 @@ from referee.jobs import verdict, workers
 from referee.jobs.batch import check_all
 from referee.jobs.verdict import Options, Verdict
 from referee.render.report import report_json
-from tests.conftest import FIXTURES, linked_logs
+from tests.conftest import FIXTURES, ONE_AT_A_TIME, linked_logs
+
+pytestmark = ONE_AT_A_TIME  # worker processes started, killed and waited for: never two runs at once
 
 GAMES = sorted(str(p) for p in FIXTURES.glob("game-*.yaml"))
 CHECK = verdict.verdict_of_path
