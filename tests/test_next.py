@@ -210,7 +210,7 @@ def test_every_prefix_of_a_real_game_waits_for_the_step_it_took(path: Path) -> N
     assert check_prefixes(path, every=3 if corpus else 1, appended=1 if corpus else 3) > 10
 
 
-def test_random_games_of_every_ruleset_and_player_count() -> None:
+def test_random_games_of_every_ruleset_and_player_count(tmp_path: Path) -> None:
     from referee.jobs.play import play, to_log
     from referee.rulesets.load import load_ruleset
 
@@ -218,7 +218,7 @@ def test_random_games_of_every_ruleset_and_player_count() -> None:
         rules = load_ruleset(ruleset)
         for players in sorted(rules.model.player_counts):
             log = to_log(play(rules, players, seed=players), ruleset)
-            path = Path(f"/tmp/referee-next-{ruleset}-{players}.yaml")
+            path = tmp_path / f"referee-next-{ruleset}-{players}.yaml"
             path.write_text(log)
             assert check_prefixes(path, every=7, appended=2) > 10
 
@@ -278,21 +278,21 @@ def test_a_complete_game_waits_for_nothing_and_has_its_scores() -> None:
     assert [s["total"] for s in sorted(obj["scores"], key=lambda s: s["rank"])] == [44, 41, 40]
 
 
-def test_a_broken_log_is_answered_as_validate_answers_it() -> None:
+def test_a_broken_log_is_answered_as_validate_answers_it(tmp_path: Path) -> None:
     text = game_log("""
         - builder: Anna
           moves:
             - Anna: harbor
     """)
-    path = Path("/tmp/referee-next-broken.yaml")
+    path = tmp_path / "referee-next-broken.yaml"
     path.write_text(text)
     nxt = _json(["next", "--format", "json", str(path)], 1)
     validate = _json(["validate", "--format", "json", str(path)], 1)
     assert nxt["decision"] is None and nxt["errors"] == validate["errors"] and nxt["errors"][0]["rule"] == "builder.cannot-afford"
 
 
-def test_an_unreadable_log_is_exit_2_with_its_read_errors() -> None:
-    path = Path("/tmp/referee-next-unreadable.yaml")
+def test_an_unreadable_log_is_exit_2_with_its_read_errors(tmp_path: Path) -> None:
+    path = tmp_path / "referee-next-unreadable.yaml"
     path.write_text("ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup: {plantations: [indigo]}\nphases:\n  - buildr: Anna\n")
     obj = _json(["next", "--format", "json", str(path)], 2)
     assert obj["valid"] is False and obj["decision"] is None and "did you mean" in obj["errors"][0]["message"]
