@@ -32,8 +32,11 @@ def driver(tree: str, directory: str, logs: int, passes: int) -> None:
     sys.path.insert(0, tree)
     try:
         from referee.jobs.check import check_log
-    except ImportError:  # an older checkout: check_log lived in referee.report
-        from referee.report import check_log  # type: ignore[no-redef]
+    except ImportError:  # an older checkout: check_log lived in referee.check (7b8c32f, issue 30), before in referee.report
+        try:
+            from referee.check import check_log  # type: ignore[no-redef]
+        except ImportError:
+            from referee.report import check_log  # type: ignore[no-redef]
     import referee
 
     assert referee.__file__ is not None and referee.__file__.startswith(tree), referee.__file__
