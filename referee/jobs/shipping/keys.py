@@ -28,7 +28,6 @@ the expected play (barrels kept included: no reduction below changes what storag
 
 from __future__ import annotations
 
-from marshal import dumps
 from typing import TYPE_CHECKING
 
 from referee.jobs.shipping.compact import HEAD, State
@@ -36,7 +35,7 @@ from referee.jobs.shipping.compact import HEAD, State
 if TYPE_CHECKING:
     from referee.jobs.shipping.phase import CaptainPhase, Cargo
 
-Key = bytes  # the key's tuple, packed (`marshal`, version 2: no back-references, so equal tuples pack equal): a third of its memory
+Key = bytes  # the key, one byte a number (see `Keys.key`): a fraction of its tuple's memory
 Shift = tuple[int, ...]  # VP by player that a state's values have beyond those stored under its key
 
 
@@ -78,7 +77,19 @@ class Keys:
                 free = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
                 if free:
                     tokens, shift = self._tokens(ships, roomy, free, columns)
-        kinds = sorted([(place[k], columns[k]) for k in ships.live])
+        live = ships.live
+        kinds = sorted([(place[k], columns[k]) for k in live])
+        # one byte a number, each moved to 0 or more (the decider -1 at the end, a roomy ship's
+        # barrels -1, a kind's ship -2 or -1): the head, the ships' barrels, how many kinds are
+        # live and each of them, then each player's dead barrels (255: as storage sees them),
+        # and the tokens if any
+        flat = [state[0] + 1, state[1], state[2], state[3], state[4]]
+        for aboard in counts:
+            flat.append(aboard + 1)
+        flat.append(len(live))
+        for where, column in kinds:
+            flat.append(where + 2)
+            flat.extend(column)
         dead = ships.dead
         frozen: tuple[object, ...] = ()
         if dead:
@@ -91,7 +102,15 @@ class Keys:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3])
                 if full:
                     frozen = self._full(frozen, full)
-        return dumps((state[:HEAD], counts, tuple(kinds), frozen, tokens), 2), None if shift is None else tuple(shift)  # type: ignore[arg-type]
+            for mine in frozen:
+                if isinstance(mine, tuple):
+                    flat.extend(mine)
+                else:
+                    flat.append(255)
+        if tokens:
+            flat.append(1)
+            flat.extend(tokens)
+        return bytes(flat), None if shift is None else tuple(shift)
 
     def _full(self, frozen: tuple[object, ...], players: int) -> tuple[object, ...]:
         """`frozen` (each player's dead barrels, sorted), the dead barrels of the `players` (bit

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.documents.position import Position
@@ -136,18 +135,22 @@ Load = tuple[int, int, int, int]  # a load on a cargo ship: kind, ship index, ba
 Drops = tuple[tuple[int, TailKey], ...]  # the players who dropped out, each with their tail's key
 
 
-class Step(NamedTuple):
+class Step:
     """One transition of the search: the decider's move, what it earned them, the state it
     leads to, the players who dropped out with it, and what the state's key is read from
-    (`keys`): what its ships take, and its roomy kinds."""
+    (`keys`): what its ships take, and its roomy kinds. (A plain class: mypyc compiles it to a
+    structure whose fields the search reads directly.)"""
 
-    move: Move
-    vp: int
-    doubloons: int
-    child: State
-    drops: Drops
-    ships: Cargo
-    roomy: int  # bit mask
+    __slots__ = ("child", "doubloons", "drops", "move", "roomy", "ships", "vp")
+
+    def __init__(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, ships: Cargo, roomy: int) -> None:
+        self.move = move
+        self.vp = vp
+        self.doubloons = doubloons
+        self.child = child
+        self.drops = drops
+        self.ships = ships
+        self.roomy = roomy  # bit mask
 
 
 class CaptainPhase:
@@ -278,7 +281,8 @@ class CaptainPhase:
             child[base + k] = remaining
             if q == 0:
                 child[1] = 1
-            out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, *settle(child, after, q, contested)))
+            settled, drops, taking, roomy = settle(child, after, q, contested)
+            out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, settled, drops, taking, roomy))
         wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)
         for move, left, wharf_after, small_after, loaded_after, vp, money in self.private_moves(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
             child = list(state)
@@ -287,7 +291,8 @@ class CaptainPhase:
             child[3] = state[3] | bit if small_after else state[3]
             if q == 0 and loaded_after:
                 child[1] = 1
-            out.append(Step(move, vp, money, *settle(child, after, q, contested, ships)))
+            settled, drops, taking, roomy = settle(child, after, q, contested, ships)
+            out.append(Step(move, vp, money, settled, drops, taking, roomy))
         return out
 
     def ships_taking_kinds(self, state: Sequence[int]) -> Cargo:
