@@ -35,7 +35,7 @@ from referee.jobs.shipping.compact import HEAD, State
 if TYPE_CHECKING:
     from referee.jobs.shipping.phase import CaptainPhase, Cargo
 
-Key = bytes  # the key, one byte a number (see `Keys.key`): a fraction of its tuple's memory
+Key = bytes | tuple[int, ...]  # the key, one byte a number (see `Keys.key`: a fraction of its tuple's memory), or its numbers where one is over 255
 Shift = tuple[int, ...]  # VP by player that a state's values have beyond those stored under its key
 
 
@@ -110,7 +110,11 @@ class Keys:
         if tokens:
             flat.append(1)
             flat.extend(tokens)
-        return bytes(flat), None if shift is None else tuple(shift)
+        try:
+            key: Key = bytes(flat)
+        except ValueError:  # a number over 255 (a ruleset whose supply holds that many barrels of a kind): the numbers as they are
+            key = tuple(flat)
+        return key, None if shift is None else tuple(shift)
 
     def _full(self, frozen: tuple[object, ...], players: int) -> tuple[object, ...]:
         """`frozen` (each player's dead barrels, sorted), the dead barrels of the `players` (bit
