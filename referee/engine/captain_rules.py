@@ -81,11 +81,22 @@ def holds_loadable(goods: Iterable[tuple[Any, int]], room: dict[object, bool], e
     return False
 
 
+_CLOCKWISE: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def clockwise(pointer: int, n: int) -> tuple[int, ...]:
+    """The players of an `n`-player phase in turn order from the turn pointer `pointer`: the turn
+    goes to the first of them who can load on a cargo ship (`first_from`)."""
+    order = _CLOCKWISE.get((pointer, n))
+    if order is None:
+        order = _CLOCKWISE[(pointer, n)] = tuple([(pointer + i) % n for i in range(n)])
+    return order
+
+
 def first_from(pointer: int, n: int, players: int) -> int:
     """The first of `players` (a bit mask) clockwise from the turn pointer `pointer`: the player
     whose turn it is among those who can load on a cargo ship (-1: none can)."""
-    for i in range(n):
-        p = (pointer + i) % n
+    for p in clockwise(pointer, n):
         if players >> p & 1:
             return p
     return -1

@@ -16,7 +16,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
-from referee.engine.captain_rules import Shipper, first_from, holds_loadable, is_shipment, loadable, shipments, ships_taking, small_wharf_open, wharf_open
+from referee.engine.captain_rules import Shipper, clockwise, holds_loadable, is_shipment, loadable, shipments, ships_taking, small_wharf_open, wharf_open
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.state import Board, CargoShip
 from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
@@ -288,16 +288,16 @@ class Captain(Phase):
         """`next_loader`, the cargo ships given as their `_columns` (read once for a whole load)."""
         game = self.game
         room, empty = loadable(*columns)
-        able = 0
-        for q, board in enumerate(game.boards):
-            if holds_loadable(board.goods.items(), room, empty):
-                able |= 1 << q
-        q = first_from(self.pointer, game.n, able)
-        return None if q < 0 else q
+        boards = game.boards
+        for q in clockwise(self.pointer, game.n):  # the first who can load (`captain_rules.first_from`)
+            if holds_loadable(boards[q].goods.items(), room, empty):
+                return q
+        return None
 
     def may_use_wharf(self, p: int) -> bool:
         """May `p` use their wharf now, their turn having come (`captain_rules.wharf_open`)?"""
-        return wharf_open(self.shippers[p], p in self.wharf_used, self.board(p).barrels())
+        powers = self.shippers[p]
+        return powers.wharf is not None and wharf_open(powers, p in self.wharf_used, self.board(p).barrels())  # most players have none: no barrels counted
 
     def options(self, p: int) -> str:
         """What player `p` can load on a cargo ship, in words."""
@@ -507,7 +507,8 @@ class Captain(Phase):
 
     def may_use_small_wharf(self, p: int) -> bool:
         """May `p` use their small wharf now, their turn having come (`captain_rules.small_wharf_open`)?"""
-        return small_wharf_open(self.shippers[p], p in self.small_wharf_used, self.board(p).barrels())
+        powers = self.shippers[p]
+        return powers.small_wharf is not None and small_wharf_open(powers, p in self.small_wharf_used, self.board(p).barrels())  # most players have none
 
     def _check_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """May `p` ship these barrels on their small wharf now?"""
