@@ -191,7 +191,7 @@ def test_rules_1897_shows_1897_names_with_the_base_names_beside_them():
     assert re.search(r"^VP tokens\s+65\s+75\s+100\s+126$", out, re.M)
     for words in ("starting coins", "workers in the supply", "workers on the work register", "face-up estates", "starting estates", "crates", "estates"):
         assert words in out
-    assert "1 crate kept without a warehouse; 1 coin on each unchosen role" in out
+    assert "1 crate kept without a warehouse; 1 VP a crate shipped; 1 coin on each unchosen role" in out
     assert "game end: at the end of the phase in which the work register cannot be refilled, a player's building slots are filled or the VP tokens run out" in out
     assert "when the VP tokens run out outside a captain phase, at the end of the next captain phase" in out
     assert "building slots" in out

@@ -545,3 +545,29 @@ def test_the_legal_moves_list_the_pass_where_it_is_allowed_and_only_there():
     assert legal.count_moves(game, elif_) == 2 and legal.to_move(game) == [elif_, dita]
     assert Pass() not in legal.legal_moves(game, dita) and legal.legal_moves(game, priya) == []
     assert legal.accepts(game, elif_, Pass()) and not legal.accepts(game, dita, Pass()) and not legal.accepts(game, priya, Pass())
+
+
+def test_a_barrels_vp_is_the_rulesets_in_the_replay_and_in_the_calculator(tmp_path):
+    """Rules are data: a house ruleset that pays 2 VP a barrel shipped doubles every barrel's VP,
+    in the engine's replay and in the shipping calculator alike (the captain's privilege and a
+    harbor's VP stay 1)."""
+    from referee.commands.ship import ship_object
+    from referee.documents.inputs import Input
+    from referee.documents.log import read_log
+    from referee.jobs.replays import replay
+    from tests.conftest import FIXTURES
+
+    (tmp_path / "double.yaml").write_text("extends: base\nid: double\ntitle: Two VP a barrel\nbarrel_vp: 2\n")
+    text = captain("Anna: indigo on 4", "Ben: indigo", "Cleo: corn on 5")
+    assert [b.vp for b in replayed(text).boards] == [1 + 1, 1, 2]
+    doubled = text.replace("ruleset: base", "ruleset: ./double.yaml")
+    assert_valid(check(doubled, base_dir=tmp_path))
+    game = replay(read_log(doubled, "game.yaml", base_dir=tmp_path)).game
+    assert game is not None and [b.vp for b in game.boards] == [2 + 1, 2, 4]
+    # the calculator: the forced position (Anna 2 corn and a harbor, Ben 3 indigo, Cleo 2 corn
+    # of her 4, Dora 2 tobacco) answers 4, 3, 2, 2 in base; 2 VP a barrel: 6, 6, 4, 4
+    position = (FIXTURES / "positions" / "forced.yaml").read_text()
+    for ruleset, expected in (("base", [4, 3, 2, 2]), ("./double.yaml", [6, 6, 4, 4])):
+        answer, code = ship_object(Input(position.replace("ruleset: base", f"ruleset: {ruleset}").encode(), "forced.yaml", tmp_path))
+        assert code == 0, answer
+        assert [answer["players"][name]["vp"]["guaranteed"] for name in ("Anna", "Ben", "Cleo", "Dora")] == expected

@@ -131,7 +131,7 @@ class Shipper:
     store_barrels: int  # single barrels kept (windrose, storehouse)
     start_vp_per_pair: int  # VP per pair of barrels at the start of the phase (union hall)
     start_doubloons: int  # doubloons at the start of the phase (the captain's lighthouse)
-    barrel_vp: int = 1  # VP per barrel loaded on a cargo ship or a wharf
+    barrel_vp: int  # VP per barrel loaded on a cargo ship or a wharf (the ruleset's `barrel_vp`)
 
     def barrels_vp(self, barrels: int) -> int:
         """VP of the barrels of a load, beside what the load itself earns (`load`)."""

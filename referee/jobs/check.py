@@ -95,7 +95,7 @@ def score_sheet(data: bytes | str | None, file: str, ruleset: str | None = None,
     if data is None:
         report.errors = [Diagnostic("input.not-found" if read_error == "no such file" else "input.unreadable", read_error or "cannot read", None, READ_ERROR)]
         return report
-    from referee.documents.sheet import read_sheet  # pydantic's models: only for a sheet
+    from referee.documents.sheet import read_sheet  # only for a sheet
 
     try:
         rules, boards = read_sheet(data, file, ruleset, base_dir)

@@ -152,7 +152,7 @@ def rules_text(rules: Rules, building: str | None = None, players: int | None = 
     lines += [
         "",
         f"{t.island}: {m.island_spaces} spaces; {t.city}: {m.city_spaces} spaces; {t.trading_house}: {count(m.trading_house_spaces, t.barrel)}; "
-        f"{count(m.windrose_barrels, t.barrel)} kept without a warehouse; {count(m.role_money, t.doubloon)} on each unchosen role",
+        f"{count(m.windrose_barrels, t.barrel)} kept without a warehouse; {count(m.barrel_vp, t.vp)} a {t.barrel[0]} shipped; {count(m.role_money, t.doubloon)} on each unchosen role",
         end_text(rules),
     ]
     return "\n".join(printable(line) for line in lines)

@@ -392,6 +392,7 @@ class Ruleset(Model):
     city_spaces: int = Field(ge=1)
     trading_house_spaces: int = Field(ge=1)
     windrose_barrels: int = Field(ge=0)
+    barrel_vp: int = Field(default=1, ge=0, description="VP for each barrel shipped, on a cargo ship or a wharf.")
     goods: tuple[Good, ...]
     quarry: Quarry
     forest: Named = Field(description="The forest: a plantation placed face down (a forest house's power); it has no colonist circle.")

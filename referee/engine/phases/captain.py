@@ -100,6 +100,7 @@ def shipper(board: Board, rules: Rules, captain: bool, privilege: int = 0) -> Sh
         barrels,
         vp_per_pair,
         lighthouse_captain if captain else 0,
+        rules.model.barrel_vp,
     )
 
 
