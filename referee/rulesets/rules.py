@@ -17,7 +17,7 @@ class UnknownName(ValueError):
 
 if TYPE_CHECKING:  # a compiled ruleset's parts are plain objects with the models' fields, typed as the models
     from referee.rulesets.effects import EffectId
-    from referee.rulesets.model import Building, Good, PlayerCount, Role, Ruleset
+    from referee.rulesets.model import Building, Effect, Good, PlayerCount, Role, Ruleset
 
 
 class Rules:
@@ -44,10 +44,10 @@ class Rules:
             if b.effect is not None:
                 self.effects[b.effect.id] = (*self.effects.get(b.effect.id, ()), b)
         # (building id, power) by effect id: what `Board.powers` reads, many times a move
-        self.power_pairs: dict[str, tuple[tuple[str, Any], ...]] = {effect: tuple((b.id, b.effect) for b in found) for effect, found in self.effects.items()}
+        self.power_pairs: dict[str, tuple[tuple[str, Effect], ...]] = {effect: tuple((b.id, b.effect) for b in found if b.effect is not None) for effect, found in self.effects.items()}
         self.circles: dict[str, int] = {b.id: b.circles for b in model.buildings}  # colonist circles by building id
         self.size: dict[str, int] = {b.id: b.size for b in model.buildings}  # city spaces by building id
-        self._with_effects: dict[tuple[str, ...], tuple[tuple[str, Any], ...]] = {}  # `powers_among`, filled as asked
+        self._with_effects: dict[tuple[str, ...], tuple[tuple[str, Effect], ...]] = {}  # `powers_among`, filled as asked
         self._names: dict[str, dict[str, str]] = {GOOD: {}, QUARRY: {}, BUILDING: {}, ROLE: {}}
         self._display: dict[str, str] = {}
         for category, things in ((GOOD, model.goods), (QUARRY, (model.quarry,)), (BUILDING, model.buildings), (ROLE, model.roles)):
@@ -116,7 +116,7 @@ class Rules:
         """The buildings whose power is `effect_id`."""
         return self.effects.get(effect_id, ())
 
-    def powers_among(self, effect_ids: tuple[EffectId, ...]) -> tuple[tuple[str, Any], ...]:
+    def powers_among(self, effect_ids: tuple[EffectId, ...]) -> tuple[tuple[str, Effect], ...]:
         """(building id, power) of every building whose power is one of `effect_ids`, in the
         ruleset's order (worked out once per ruleset: a phase reads several powers at once)."""
         found = self._with_effects.get(effect_ids)

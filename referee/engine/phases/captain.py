@@ -25,6 +25,7 @@ from referee.wording import count, listing
 
 if TYPE_CHECKING:
     from referee.rulesets.effects import EffectId
+    from referee.rulesets.model import ShipSmallWharf
 
 
 def best_ships(ships: list[CargoShip], good: str, barrels: int, columns: tuple[list[int], list[str | None], list[int]] | None = None) -> tuple[int, list[CargoShip]]:
@@ -69,24 +70,23 @@ def shipper(board: Board, rules: Rules, captain: bool, privilege: int = 0) -> Sh
     """A player's captain-phase powers (`captain`: they chose the role, with this `privilege`)."""
     buildings = board.buildings
     wharf: int | None = None
-    small: Any = None
+    small: ShipSmallWharf | None = None
     load_vp = per_load = lighthouse_captain = vp_per_pair = 0
     # one pass over the buildings with these powers (each phase asks it for every player), in
     # the ruleset's order: the first wharf and small wharf occupied are the ones that work
     for ident, power in rules.powers_among(SHIPPING_POWERS):
         if buildings.get(ident, 0) <= 0:
             continue
-        effect = power.id
-        if effect == "ship.private-ship":
+        if power.id == "ship.private-ship":
             wharf = power.capacity if wharf is None else wharf
-        elif effect == "ship.small-wharf":
+        elif power.id == "ship.small-wharf":
             small = power if small is None else small
-        elif effect == "ship.load-doubloons":
+        elif power.id == "ship.load-doubloons":
             per_load += power.per_load
             lighthouse_captain += power.captain
-        elif effect == "ship.load-vp":
+        elif power.id == "ship.load-vp":
             load_vp += power.vp
-        elif effect == "ship.pairs-vp":
+        elif power.id == "ship.pairs-vp":
             vp_per_pair += power.vp_per_pair
     kinds, barrels = storage(board, rules)
     return _shipper(
@@ -119,7 +119,7 @@ def storage(board: Board, rules: Rules) -> tuple[int, int]:
         if buildings.get(ident, 0) > 0:
             if power.id == "store.kinds":
                 kinds += power.kinds
-            else:
+            elif power.id == "store.barrels":
                 barrels += power.barrels
     return kinds, rules.model.windrose_barrels + barrels
 
