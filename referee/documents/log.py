@@ -650,6 +650,19 @@ class _QuickLog:
             raise _Other from None
         return self.resolve(rules, players, setup, phases, result)
 
+    def next_in_block(self, indent: int) -> tuple[int, _Line] | None:
+        """The block's next line (indented as `indent`), or None where the block ends (the line
+        after it is given back); a line indented deeper is for the full reader."""
+        found = self.next_line()
+        if found is None:
+            return None
+        if len(found[1][0]) != indent:
+            if len(found[1][0]) > indent:
+                raise _Other
+            self.back()
+            return None
+        return found
+
     def block(self, indent_above: int) -> tuple[int, int, _Line]:
         """The first line of a list or mapping under a `key:` indented `indent_above`: its
         number, its indentation and the line; _Other when it is not indented under the key."""
@@ -773,15 +786,10 @@ class _QuickLog:
                 self.at = self.last = at + 1
                 number, line = at + 1, following
                 continue
-            found = self.next_line()
+            found = self.next_in_block(indent)  # (deeper: a second key of the move, or a line indented like nothing open)
             if found is None:
                 return moves
             number, line = found
-            if len(line[0]) != indent:
-                if len(line[0]) > indent:
-                    raise _Other  # a second key of the move, or a line indented like nothing open
-                self.back()
-                return moves
 
     def result_value(self, written: str) -> int:
         """A result's value: a whole number."""
@@ -807,15 +815,10 @@ class _QuickLog:
                 raise _Other
             seen.add(key)
             pairs.append((key, read(written), Location(file, number, indent + 1)))
-            found = self.next_line()
+            found = self.next_in_block(indent)
             if found is None:
                 return pairs
             number, line = found
-            if len(line[0]) != indent:
-                if len(line[0]) > indent:
-                    raise _Other
-                self.back()
-                return pairs
 
     def resolve(
         self,
