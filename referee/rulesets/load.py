@@ -9,7 +9,6 @@ replaced. A renamed item keeps its old names as aliases, so a log in base names 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sys
@@ -27,6 +26,17 @@ from referee.wording import normalize, printable
 
 if TYPE_CHECKING:
     from referee.rulesets.model import Ruleset
+
+
+try:  # CPython's own BLAKE2: hashlib would load OpenSSL first (2 ms of every command's start-up)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover (another Python)
+    from hashlib import blake2b
+
+
+def _hash(data: bytes = b"") -> Any:
+    """A digest of `data` (BLAKE2b, 32 bytes), to update and read as hex."""
+    return blake2b(data, digest_size=32)
 
 _ID_LISTS = ("goods", "roles", "buildings")
 
@@ -142,27 +152,27 @@ def _code_digest() -> str:
     from referee.version import __version__
 
     here = Path(__file__).parent
-    digest = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}".encode() + (here / "model.py").read_bytes() + (here / "compiled.py").read_bytes())
+    digest = _hash(f"{__version__}|{sys.version_info[:2]}".encode() + (here / "model.py").read_bytes() + (here / "compiled.py").read_bytes())
     return digest.hexdigest()
 
 
 def _source_digest(layers: list[YNode]) -> str:
     """The digest of the ruleset's files: every layer's path and bytes."""
-    digest = hashlib.sha256()
+    digest = _hash()
     for layer in layers:
         digest.update(layer.file.encode("utf-8", "surrogateescape") + b"\0" + _BYTES.get(layer.file, b""))
     return digest.hexdigest()
 
 
 def _cache_key(source: str, code: str) -> str:
-    return hashlib.sha256(f"{code}|{source}".encode()).hexdigest()[:40]
+    return str(_hash(f"{code}|{source}".encode()).hexdigest()[:40])
 
 
 def _content_digest(key: str, source: str, code: str, ruleset: Any) -> str:
     """The digest an entry carries: of its ruleset's data (in one canonical JSON text: an edit
     of layout alone is no damage), its key, and the digests of the source and the code."""
     text = json.dumps(ruleset, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return hashlib.sha256(f"{CACHE_FORMAT}|{key}|{source}|{code}|".encode() + text.encode()).hexdigest()
+    return str(_hash(f"{CACHE_FORMAT}|{key}|{source}|{code}|".encode() + text.encode()).hexdigest())
 
 
 CACHE_FORMAT = 2  # the layout of an entry: a change makes every older entry unread (and rebuilt); 2: with digests

@@ -17,7 +17,6 @@ Nothing else differs: one source, the same answers (tests/test_shipping_build.py
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
@@ -35,6 +34,16 @@ STAMP = "build.json"
 HERE = Path(__file__).resolve().parent
 
 
+def source_digest(source: bytes) -> str:
+    """A source's digest as `build.json` holds it (hatch_build.py writes the same): BLAKE2b, 32
+    bytes, in hex; CPython's own, not hashlib's, which would load OpenSSL at every start."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover (another Python)
+        from hashlib import blake2b
+    return blake2b(source, digest_size=32).hexdigest()
+
+
 def plain_reason() -> str | None:
     """Why the search runs as plain Python (None: the compiled modules are there, and current)."""
     switch = os.environ.get(PLAIN_SWITCH, "")
@@ -48,7 +57,7 @@ def plain_reason() -> str | None:
     except (OSError, ValueError, KeyError, TypeError):
         return f"the compiled modules have no readable {STAMP}"
     for name in SEARCH:
-        if sources.get(f"{name}.py") != hashlib.sha256((HERE / f"{name}.py").read_bytes()).hexdigest():
+        if sources.get(f"{name}.py") != source_digest((HERE / f"{name}.py").read_bytes()):
             return f"{name}.py changed since it was compiled (install the package again to compile it)"
     return None
 
@@ -76,3 +85,4 @@ def build() -> str:
 
     origin = values.__spec__.origin if values.__spec__ is not None else None
     return "compiled" if origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "plain"
+
