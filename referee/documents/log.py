@@ -14,7 +14,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
 from referee.located.tree import _ENTRY_RE, _LINES, _LONGEST_KEY, _WRITTEN, MAX_BYTES, MAX_DIGITS, YNode, _plain, collection_paused, decode, read_yaml
 from referee.moves.clauses import AnyMove, Keep, MoveError, parse_keep, read_written
-from referee.rulesets.load import load_ruleset, names_a_file, ruleset_of, supply_ruleset
+from referee.rulesets.load import load_ruleset, ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
 from referee.wording import did_you_mean, normalize
 
@@ -553,21 +553,6 @@ def _quick_log(text: str, file: str, override: str | None, base_dir: Path | None
         return None
 
 
-_BUNDLED: dict[str, Rules] = {}  # the bundled rulesets loaded, by name as written
-
-
-def _ruleset(name: str, base_dir: Path | None) -> Rules:
-    """`load_ruleset`, a bundled ruleset remembered by its name: loading looks for its file each
-    time (a few system calls, a twelfth of the cost of reading a log), and the bundled files are
-    the package's own. A path is loaded every time, as the full reader does."""
-    rules = _BUNDLED.get(name)
-    if rules is None:
-        rules = load_ruleset(name, base_dir)
-        if not names_a_file(name):
-            _BUNDLED[name] = rules
-    return rules
-
-
 class _QuickLog:
     """One log read by the quick log reader: its lines, then its records."""
 
@@ -645,7 +630,7 @@ class _QuickLog:
         if not players or len(set(players)) != len(players) or not all(name.strip() and len(name) <= _LONGEST_KEY for name in players):
             raise _Other
         try:
-            rules = _ruleset(override, None) if override is not None else _ruleset(ruleset, base_dir)
+            rules = load_ruleset(override) if override is not None else load_ruleset(ruleset, base_dir)
         except InputError:
             raise _Other from None
         return self.resolve(rules, players, setup, phases, result)
