@@ -12,7 +12,20 @@ from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
-from referee.located.tree import _ENTRY_RE, _LINES, _LONGEST_KEY, _WRITTEN, MAX_BYTES, MAX_DIGITS, YNode, _plain, collection_paused, decode, read_yaml
+from referee.located.tree import (
+    LONGEST_KEY,
+    MAX_BYTES,
+    MAX_DIGITS,
+    Beyond,
+    YNode,
+    _plain,
+    collection_paused,
+    decode,
+    flow_entries,
+    flow_words,
+    quick_lines,
+    read_yaml,
+)
 from referee.moves.clauses import AnyMove, Keep, MoveError, parse_keep, read_written
 from referee.rulesets.load import load_ruleset, ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
@@ -466,7 +479,7 @@ def _phase(entry: YNode, rules: Rules, players: _Players, errors: _Errors) -> Ph
 # document again, so that every message is its own.
 
 
-class _Other(Exception):
+class _Other(Beyond):
     """Not a log the quick log reader reads: the full reader reads it (and says any problem)."""
 
 
@@ -496,14 +509,11 @@ def _words(written: str, line: int, column: int, file: str) -> tuple[list[str], 
         raise _Other
     words: list[str] = []
     places: list[Location] = []
-    if written != "[]":
-        at = column + 1
-        for word in written[1:-1].split(", "):
-            if type(_plain(word)) is not str:
-                raise _Other
-            words.append(word)
-            places.append(Location(file, line, at))
-            at += len(word) + 2
+    for word, at in flow_words(written):
+        if type(_plain(word)) is not str:
+            raise _Other
+        words.append(word)
+        places.append(Location(file, line, column + at))
     return words, places
 
 
@@ -511,10 +521,10 @@ def _any_value(written: str) -> str:
     """A value of `meta`, any the quick reader reads as the parser does: no key written twice in
     a mapping in braces, no number too long to read."""
     if written[0] == "{":
-        for _, value, _ in _flow_pairs(written, 1, 1):
+        for _, value, _, _ in flow_entries(written):
             _any_value(value)
-    elif written[0] == "[" and written != "[]":
-        for word in written[1:-1].split(", "):
+    elif written[0] == "[":
+        for word, _ in flow_words(written):
             _any_value(word)
     elif len(written) > MAX_DIGITS and written.isdigit():
         raise _Other
@@ -523,33 +533,18 @@ def _any_value(written: str) -> str:
 
 def _flow_pairs(written: str, line: int, column: int) -> list[tuple[str, str, int]]:
     """The entries of a mapping in braces written at `column`: (key, value as written, the
-    key's column); _Other for a key written twice or too long."""
-    pairs: list[tuple[str, str, int]] = []
-    seen: set[str] = set()
-    at, end = 1, len(written) - 1
-    while at < end:
-        entry = _ENTRY_RE.match(written, at)
-        if entry is None:  # pragma: no cover - `_MAPPING` matched the value
-            raise _Other
-        key = entry[1]
-        if key in seen or len(key) > _LONGEST_KEY:
-            raise _Other
-        seen.add(key)
-        pairs.append((key, entry[2], column + at))
-        at = entry.end() + 2
-    return pairs
+    key's column); Beyond for a key written twice or too long (`flow_entries`)."""
+    return [(key, value, column + at) for key, value, at, _ in flow_entries(written)]
 
 
 def _quick_log(text: str, file: str, override: str | None, base_dir: Path | None) -> GameRecord | None:
     """The record of a log the quick log reader reads, None for any other (see above)."""
-    if not text.isascii() or text.encode("ascii").translate(None, _WRITTEN):
-        return None
-    lines: list[_Line] = _LINES.findall(text)
-    if len(lines) != text.count("\n") + 1:
+    lines = quick_lines(text)
+    if lines is None:
         return None
     try:
         return _QuickLog(file, lines).record(override, base_dir)
-    except _Other:
+    except Beyond:  # `_Other`, or a flow value beyond the quick reader
         return None
 
 
@@ -627,7 +622,7 @@ class _QuickLog:
             ruleset = override
         if ruleset is None or players is None or setup is None or phases is None:
             raise _Other
-        if not players or len(set(players)) != len(players) or not all(name.strip() and len(name) <= _LONGEST_KEY for name in players):
+        if not players or len(set(players)) != len(players) or not all(name.strip() and len(name) <= LONGEST_KEY for name in players):
             raise _Other
         try:
             rules = load_ruleset(override) if override is not None else load_ruleset(ruleset, base_dir)
@@ -700,7 +695,7 @@ class _QuickLog:
         phases = []
         while True:
             spaces, dash, role, _, chooser = line
-            if not dash or len(spaces) != indent or not role or not chooser or role in PHASE_KEYS or len(role) > _LONGEST_KEY:
+            if not dash or len(spaces) != indent or not role or not chooser or role in PHASE_KEYS or len(role) > LONGEST_KEY:
                 raise _Other
             keys_at = indent + len(dash)  # the indentation of the entry's keys
             location = Location(file, number, keys_at + 1)
@@ -796,7 +791,7 @@ class _QuickLog:
         seen: set[str] = set()
         while True:
             spaces, dash, key, _, written = line
-            if dash or len(spaces) != indent or not written or key in seen or len(key) > _LONGEST_KEY:
+            if dash or len(spaces) != indent or not written or key in seen or len(key) > LONGEST_KEY:
                 raise _Other
             seen.add(key)
             pairs.append((key, read(written), Location(file, number, indent + 1)))
@@ -836,7 +831,7 @@ class _QuickLog:
                 for name, written, line, column in moves_written or ():
                     player = index.get(name)  # a player's name as written, most moves (no longer than a key may be: `record`)
                     if player is None:
-                        if len(name) > _LONGEST_KEY:
+                        if len(name) > LONGEST_KEY:
                             raise _Other  # the parser's error
                         player = find(name)
                         if player is None:

@@ -465,20 +465,60 @@ _VALUE = rf"{_WORD}|{_QUOTED}|{_LIST}|{_MAPPING}"
 # every start of referee, and each copy of `_VALUE` took 0.6 ms of it.
 _LINES = re.compile(rf"^( *)(?:#.*|(- +)?(?:({_WORD}):)?(?:(?(3)( +))({_VALUE}))?)(?: +(?:#.*)?)?$", re.MULTILINE)
 _WRITTEN = bytes(range(0x20, 0x7F)) + b"\n"  # printable ASCII and the line break: no tab, \r, control or non-ASCII character
-_LONGEST_KEY = 1000  # the parser takes a key of no more than 1024 characters
+LONGEST_KEY = 1000  # the parser takes a key of no more than 1024 characters
 
 
-class _Beyond(Exception):
-    """Text beyond the quick reader: the parser reads it."""
+class Beyond(Exception):
+    """Text beyond the quick reader: the parser reads it (or, for the quick log reader of
+    `referee.documents.log`, the full reader)."""
+
+
+def quick_lines(text: str) -> list[tuple[str, str, str, str, str]] | None:
+    """The lines of a document in the quick reader's part of YAML, each as `_LINES`' groups
+    (indentation, dash, key, spaces, value); None for a text outside it (not printable ASCII,
+    or a line that is not one of `_LINES`)."""
+    if not text.isascii() or text.encode("ascii").translate(None, _WRITTEN):  # ten times as fast as a regular expression
+        return None
+    lines: list[tuple[str, str, str, str, str]] = _LINES.findall(text)  # one match a line, or a line is not in the quick reader's part
+    return lines if len(lines) == text.count("\n") + 1 else None
+
+
+def flow_words(written: str) -> list[tuple[str, int]]:
+    """The items of a list in brackets as `_LIST` matched it, each with its offset in `written`."""
+    words: list[tuple[str, int]] = []
+    if written != "[]":
+        at = 1
+        for word in written[1:-1].split(", "):
+            words.append((word, at))
+            at += len(word) + 2
+    return words
+
+
+def flow_entries(written: str) -> Iterator[tuple[str, str, int, int]]:
+    """The entries of a mapping in braces as `_MAPPING` matched it: key, value as written, and
+    the offsets of the key and of the value in `written`; Beyond for a key written twice or too
+    long (the parser's error)."""
+    seen: set[str] = set()
+    at, end = 1, len(written) - 1
+    while at < end:
+        entry = _ENTRY_RE.match(written, at)
+        assert entry is not None  # `_MAPPING` matched the value
+        key = entry[1]
+        if key in seen or len(key) > LONGEST_KEY:
+            raise Beyond
+        seen.add(key)
+        yield key, entry[2], at, entry.start(2)
+        at = entry.end() + 2
 
 
 def _quick_tree(text: str, file: str) -> YNode | None:
     """The tree of a document written in the quick reader's part of YAML, or None."""
-    if not text.isascii() or text.encode("ascii").translate(None, _WRITTEN):  # ten times as fast as a regular expression
+    lines = quick_lines(text)
+    if lines is None:
         return None
     try:
-        return _QuickReader(file).document(text)
-    except _Beyond:
+        return _QuickReader(file).document(lines)
+    except Beyond:
         return None
 
 
@@ -489,8 +529,8 @@ class _QuickReader:
     def __init__(self, file: str) -> None:
         self.file = file
 
-    def document(self, text: str) -> YNode:
-        """The tree of `text`; _Beyond for anything outside the quick reader's part of YAML."""
+    def document(self, lines: list[tuple[str, str, str, str, str]]) -> YNode:
+        """The tree of a document's `quick_lines`; Beyond for anything outside the quick reader's part of YAML."""
         file, value = self.file, self.value
         root: YNode | None = None
         # the innermost open list or mapping: the indentation of its items or keys, its items,
@@ -500,19 +540,16 @@ class _QuickReader:
         positions: dict[str, tuple[int, int]] | None = None
         around: list[tuple[int, Any, dict[str, tuple[int, int]] | None]] = []
         waiting: str | None = None  # a key written `key:`, its value the lines indented under it
-        lines = _LINES.findall(text)  # one match a line, or a line is not in the quick reader's part
-        if len(lines) != text.count("\n") + 1:
-            raise _Beyond
         for number, (spaces, dash, key, gap, written) in enumerate(lines, 1):
             if not dash and not key:
                 if written:
-                    raise _Beyond  # a value alone on its line
+                    raise Beyond  # a value alone on its line
                 continue  # a blank line or a comment
             indent = len(spaces)
             if indent != indent_of or waiting is not None:
                 if waiting is not None:  # the first line of a list or mapping under `waiting:`
                     if indent <= indent_of:
-                        raise _Beyond  # an empty value, or a list not indented under its key
+                        raise Beyond  # an empty value, or a list not indented under its key
                     node = YNode([], None, file, number, indent + 1) if dash else YNode({}, None, file, number, indent + 1, {})
                     items[waiting] = node
                 elif root is None and not dash:
@@ -521,20 +558,20 @@ class _QuickReader:
                     while indent < indent_of and around:
                         indent_of, items, positions = around.pop()
                     if indent != indent_of:
-                        raise _Beyond  # indented like nothing open: the parser finds what it is
+                        raise Beyond  # indented like nothing open: the parser finds what it is
                     node = None
                 if node is not None:
                     around.append((indent_of, items, positions))
                     indent_of, items, positions, waiting = indent, node.value, node._key_positions, None
                     if len(around) >= MAX_DEPTH:
-                        raise _Beyond
+                        raise Beyond
             if dash:
                 if positions is not None:
-                    raise _Beyond  # an item among a mapping's keys
+                    raise Beyond  # an item among a mapping's keys
                 column = indent + len(dash)
                 if not key:
                     if not written:
-                        raise _Beyond  # a dash alone
+                        raise Beyond  # a dash alone
                     items.append(value(written, number, column + 1))
                     continue
                 around.append((indent_of, items, positions))
@@ -543,16 +580,16 @@ class _QuickReader:
                 items.append(YNode(mapping, None, file, number, column + 1, positions))
                 indent_of, items = column, mapping
             elif positions is None:
-                raise _Beyond  # a key among a list's items
-            if key in items or len(key) > _LONGEST_KEY:
-                raise _Beyond  # the parser's error
+                raise Beyond  # a key among a list's items
+            if key in items or len(key) > LONGEST_KEY:
+                raise Beyond  # the parser's error
             positions[key] = (number, indent_of + 1)
             if not written:
                 waiting = key
             else:
                 items[key] = value(written, number, indent_of + len(key) + len(gap) + 2)
         if root is None or waiting is not None:
-            raise _Beyond  # no document, or an empty value at its end
+            raise Beyond  # no document, or an empty value at its end
         return root
 
     def value(self, written: str, line: int, column: int) -> YNode:
@@ -560,15 +597,10 @@ class _QuickReader:
         first = written[0]
         if first not in "[{'\"":  # a plain word, most values: `word` written out, for speed
             if len(written) > MAX_DIGITS and written.isdigit():
-                raise _Beyond  # the parser's error: a number too long
+                raise Beyond  # the parser's error: a number too long
             return YNode(_plain(written), written, self.file, line, column)
         if first == "[":
-            items = []
-            at = column + 1
-            for word in written[1:-1].split(", ") if written != "[]" else ():
-                items.append(self.word(word, line, at))
-                at += len(word) + 2
-            return YNode(items, None, self.file, line, column)
+            return YNode([self.word(word, line, column + at) for word, at in flow_words(written)], None, self.file, line, column)
         if first == "{":
             return self.mapping(written, line, column)
         text = written[1:-1]  # quoted
@@ -578,22 +610,15 @@ class _QuickReader:
         """A mapping in braces, as `_MAPPING` matched it."""
         result: dict[str, YNode] = {}
         positions: dict[str, tuple[int, int]] = {}
-        at = 1
-        while at < len(written) - 1:
-            entry = _ENTRY_RE.match(written, at)
-            assert entry is not None
-            key = entry[1]
-            if key in result or len(key) > _LONGEST_KEY:
-                raise _Beyond  # the parser's error
+        for key, written_value, at, value_at in flow_entries(written):
             positions[key] = (line, column + at)
-            result[key] = self.value(entry[2], line, column + entry.start(2))
-            at = entry.end() + 2
+            result[key] = self.value(written_value, line, column + value_at)
         return YNode(result, None, self.file, line, column, positions)
 
     def word(self, text: str, line: int, column: int) -> YNode:
         """A plain word, by the core schema."""
         if len(text) > MAX_DIGITS and text.isdigit():
-            raise _Beyond  # the parser's error: a number too long
+            raise Beyond  # the parser's error: a number too long
         return YNode(_plain(text), text, self.file, line, column)
 
 
