@@ -63,6 +63,19 @@ def test_the_quick_shape_check_knows_the_models_top_level_keys():
     assert set(GameLogModel.model_fields) == set(TOP_KEYS)
 
 
+def test_the_quick_sheet_check_knows_the_models_fields_and_bounds():
+    """A plainly well-formed sheet is read without the model (referee.documents.sheet): its
+    fields and its largest count are the model's."""
+    import annotated_types
+
+    from referee.documents.sheet import FIELDS, LIMIT
+    from referee.documents.sheet_model import SheetPlayer
+
+    assert set(SheetPlayer.model_fields) == FIELDS
+    bounds = {name: [m.le for m in field.metadata if isinstance(m, annotated_types.Le)] for name, field in SheetPlayer.model_fields.items()}
+    assert {name: le for name, le in bounds.items() if le} == {name: [LIMIT] for name in ("chips", "doubloons", "goods", "colonists")}
+
+
 def test_every_move_of_the_fixture_games_is_valid_for_pydantic():
     import dataclasses
 
