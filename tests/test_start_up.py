@@ -1,11 +1,13 @@
 """What `referee` spares at start-up (issue 30) changes nothing that a user sees: the help of
-the group, written without rich's markdown (`cli._help_without_markdown`), is the one written with
-it, at every width and in colour; a command run with only itself built (`cli._only_the_command_asked`)
-says what it says with every command built, its help and its usage errors included."""
+the group and of each command, written in rich's markup without rich's markdown
+(`cli._markup`, `cli._help_without_markdown`), says what the docstrings read as markdown say, at
+every width; a command run with only itself built (`cli._only_the_command_asked`) says what it
+says with every command built, its help and its usage errors included."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -13,10 +15,16 @@ import pytest
 
 SPARED = "import runpy; runpy.run_module('referee', run_name='__main__')"  # as `python -m referee`
 WHOLE = "import rich.markdown, runpy; runpy.run_module('referee', run_name='__main__')"  # rich's markdown already there: nothing spared
+MARKDOWN = (  # the help as it was written before: each command's docstring read as markdown by rich
+    "import rich.markdown, runpy; import referee.commands.cli as cli; cli.app.rich_markup_mode = 'markdown'; "
+    "[setattr(command, 'help', None) for command in cli.app.registered_commands]; runpy.run_module('referee', run_name='__main__')"
+)
 ALL_COMMANDS = (
     "import runpy, sys; import referee.commands.cli as cli; cli._only_the_command_asked = lambda: None; "
     "runpy.run_module('referee', run_name='__main__')"
 )
+
+ANSI = re.compile("\x1b\\[[0-9;]*m")  # a colour or style
 
 
 def output(code: str, *args: str, columns: int = 80, colour: bool = False) -> str:
@@ -36,23 +44,40 @@ def test_the_help_of_the_group_is_the_same_without_markdown(columns: int, colour
     assert spared == output(WHOLE, *args, columns=columns, colour=colour)
 
 
-def test_the_group_help_spares_markdown() -> None:
+@pytest.mark.parametrize("args", [("--help",), ("validate", "--help"), ("ship", "--help"), ("next", "x.yaml", "--help")])
+def test_a_help_spares_markdown(args: tuple[str, ...]) -> None:
     code = "import runpy, sys\ntry:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\nprint(sorted(name for name in sys.modules if name.startswith(('markdown_it', 'pygments', 'rich.markdown'))), file=sys.stderr)"
-    assert output(code, "--help").rstrip().endswith("[]")
+    said = output(code, *args)
+    assert "Usage" in said and said.rstrip().endswith("[]")
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("validate", "--help"),
-        ("validate", "--bogus"),
-        ("score", "--sheet"),
-        ("ship", "--help"),
-        ("next",),
-        ("schema", "log"),
-        ("validat", "x.yaml"),
-        ("play", "--players", "9"),
-    ],
-)
-def test_a_command_built_alone_says_the_same(args: tuple[str, ...]) -> None:
-    assert output(SPARED, *args) == output(ALL_COMMANDS, *args)
+COMMANDS = ("validate", "score", "ship", "next", "rules", "schema", "play", "serve")
+
+
+def test_every_command_is_in_the_help() -> None:
+    listed = output(SPARED, "--help", columns=200)
+    assert [name for name in COMMANDS if f"│ {name} " in listed] == list(COMMANDS)
+
+
+def words(help_text: str) -> list[str]:
+    return [word for word in (token.strip("│╭╮╰╯─") for token in help_text.split()) if word]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_commands_help_says_what_its_docstring_read_as_markdown_says(command: str) -> None:
+    """Its description the same, line for line, at every width and in colour (though options
+    named in it are now coloured as in the table); its options' table with the same words in
+    the same order, though a '[default: ...]' or '[required]' now follows an option's help on
+    its line when it fits there (markdown took the line's whole width)."""
+    for columns in (50, 80, 132):
+        for colour in (False, True):
+            spared, markdown = (ANSI.sub("", output(code, command, "--help", columns=columns, colour=colour)) for code in (SPARED, MARKDOWN))
+            assert "Usage" in spared and spared.partition("╭")[0] == markdown.partition("╭")[0]
+    spared, markdown = (output(code, command, "--help", columns=1000) for code in (SPARED, MARKDOWN))
+    assert "Options" in spared and words(spared) == words(markdown)
+
+
+def test_code_in_a_docstring_is_shown_as_markdown_shows_code() -> None:
+    code = "\x1b[1;2;36;40mreferee validate\x1b[0m"  # bold cyan on black, dimmed as the rest of the paragraph
+    assert code in output(SPARED, "next", "--help", colour=True) and code in output(MARKDOWN, "next", "--help", colour=True)
+    assert "`" not in output(SPARED, "next", "--help")

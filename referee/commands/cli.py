@@ -7,14 +7,16 @@ that need them, so `referee --help` loads neither.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -28,8 +30,31 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,  # --install-completion, --show-completion
     pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",  # docstring paragraphs reflow to the terminal's width
+    # rich's markup, not its markdown (markdown-it and pygments: half the start-up of a command's
+    # help); the commands' docstrings are turned into that markup by `_command`
+    rich_markup_mode="rich",
 )
+
+
+def _markup(docstring: str) -> str:
+    """A command's docstring as its help in rich's markup, read as markdown would read it: the
+    lines of a paragraph joined (they reflow to the terminal's width), `code` in markdown's
+    style for code, and a word in brackets kept as written (not taken for a style)."""
+    paragraphs = [" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in inspect.cleandoc(docstring).split("\n\n")]
+    text = re.sub(r"(\\*)(\[[a-z#/@][^[]*?])", lambda found: f"{found[1]}{found[1]}\\{found[2]}", "\n\n".join(paragraphs))  # rich.markup.escape's rule
+    return re.sub(r"`([^`]+)`", r"[markdown.code]\1[/]", text)
+
+
+_Command = TypeVar("_Command", bound=Callable[..., None])
+
+
+def _command(name: str | None = None) -> Callable[[_Command], _Command]:
+    """`app.command`, with the command's help from its docstring in rich's markup (`_markup`)."""
+
+    def register(callback: _Command) -> _Command:
+        return app.command(name, help=_markup(callback.__doc__ or ""))(callback)
+
+    return register
 
 
 class Format(str, Enum):
@@ -75,7 +100,7 @@ CheckFormatOption = Annotated[
 RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset to use instead of the file's own: base, expansion-1, 1897, or a path.")]
 
 
-@app.command()
+@_command()
 def validate(
     files: Annotated[list[str], typer.Argument(help="Game logs (YAML); directories are searched for *.yaml; '-' reads standard input.", show_default=False)],
     ruleset: RulesetOption = None,
@@ -89,7 +114,7 @@ def validate(
         str | None,
         typer.Option(
             "--cluster",
-            help="Check on a Dask cluster: a scheduler's address (tcp://HOST:PORT; its workers must see the same paths) or local:N (N worker processes here). Needs referee[dask].",
+            help="Check on a Dask cluster: a scheduler's address (tcp://HOST:PORT; its workers must see the same paths) or local:N (N worker processes here). Needs referee\\[dask].",
         ),
     ] = None,
     only_logs: Annotated[
@@ -221,7 +246,7 @@ def _searching(show: bool) -> Iterator[Callable[[int], None] | None]:
             shown[0].stop()
 
 
-@app.command()
+@_command()
 def score(
     file: Annotated[str, typer.Argument(help="A game log, or with --sheet a score sheet; '-' reads standard input.", show_default=False)],
     sheet: Annotated[bool, typer.Option("--sheet", help="FILE is an end-of-game score sheet, not a game log.")] = False,
@@ -285,7 +310,7 @@ class SchemaKind(str, Enum):
     ruleset = "ruleset"
 
 
-@app.command()
+@_command()
 def schema(
     kind: Annotated[SchemaKind, typer.Argument(help="Which document's schema.", show_default=False)],
     ruleset: Annotated[
@@ -323,10 +348,10 @@ def _ruleset_or_exit(name: str):  # type: ignore[no-untyped-def]
         raise typer.Exit(2) from None
 
 
-@app.command()
+@_command()
 def rules(
     ruleset: Annotated[
-        str | None, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, 1897-expansion-1) or a path.  [default: base]", show_default=False)
+        str | None, typer.Argument(help="A bundled ruleset (base, expansion-1, 1897, 1897-expansion-1) or a path.  \\[default: base]", show_default=False)
     ] = None,
     building: Annotated[str | None, typer.Option("--building", "-b", help="Show one building in detail.")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help="The numbers of a game of this many players (setup, quarries, copies).")] = None,
@@ -356,7 +381,7 @@ def rules(
         raise typer.Exit(2) from None
 
 
-@app.command()
+@_command()
 def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Number of players.")] = 3,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed: the same seed gives the same game.")] = 0,
@@ -437,7 +462,7 @@ class _Output:
         return getattr(self._inner, name)
 
 
-@app.command()
+@_command()
 def serve(
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port to serve on (0: any free one).")] = 8787,
     host: Annotated[str, typer.Option("--host", help="The address to bind: this machine only by default; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
@@ -523,18 +548,17 @@ def _hold(fd: int, flags: int) -> None:
 
 
 def _help_without_markdown() -> None:
-    """Start-up of `referee --help`: typer's help module imports rich's Markdown (markdown-it) and
-    Traceback (pygments), most of the cost of the help, and the list of commands shows neither.
-    Read in rich's markup, the group's help is the same text (tests/test_cli.py compares them), so
-    it is written that way, and the help module is imported with stand-ins for those two modules,
-    which it would use only for markdown and for tracebacks (turned off: `pretty_exceptions_enable`).
-    The stand-ins are taken out again: anything that imports the modules later gets rich's own."""
+    """Start-up of a help (`referee --help`, `referee validate --help`): typer's help module
+    imports rich's Markdown (markdown-it) and Traceback (pygments), most of the cost of the help,
+    and uses neither here: the help is written in rich's markup (`rich_markup_mode`, `_markup`;
+    tests/test_start_up.py compares it with the docstrings read as markdown) and tracebacks are
+    turned off (`pretty_exceptions_enable`). So the help module is imported with stand-ins for
+    those two modules, taken out again at once: anything that imports them later gets rich's own."""
     import types
 
     stand_ins = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
     if any(name in sys.modules for name in stand_ins):  # already imported (as a test does): nothing to spare
         return
-    app.rich_markup_mode = "rich"
     for name, kind in stand_ins.items():
         module = types.ModuleType(name, "a stand-in while typer's help module is imported (referee.commands.cli)")
         setattr(module, kind, type(kind, (), {}))
@@ -553,7 +577,7 @@ def _only_the_command_asked() -> None:
     from typer.main import get_command_name
 
     asked = sys.argv[1] if len(sys.argv) > 1 else "--help"  # no arguments: the help
-    if asked == "--help":
+    if asked == "--help" or "--help" in sys.argv[2:]:  # the group's help, or a command's
         _help_without_markdown()
     if asked.startswith("-") or any(name.endswith("_COMPLETE") for name in os.environ):  # the group's options and help, shell completion: every command
         return
@@ -595,7 +619,7 @@ def main() -> None:
         raise SystemExit(2)
 
 
-@app.command()
+@_command()
 def ship(
     file: Annotated[str, typer.Argument(help="A shipping position (YAML); '-' reads standard input.", show_default=False)],
     for_: Annotated[
@@ -645,7 +669,7 @@ def ship(
     raise typer.Exit(code)
 
 
-@app.command("next")
+@_command("next")
 def next_(
     file: Annotated[str, typer.Argument(help="A game log, complete or in progress; '-' reads standard input.", show_default=False)],
     ruleset: RulesetOption = None,
