@@ -8,19 +8,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.documents.inputs import Input
 from referee.documents.position import Position, read_position
 from referee.jobs.shipping.outcomes import Outcome
-from referee.render.report import diagnostic_json, diagnostic_line
+from referee.moves.frozen import Frozen, frozen, set_field
 from referee.wording import json_text, normalize, printable
 
 
-@dataclass(frozen=True, slots=True)
-class ShipRequest:
+@frozen()  # a frozen dataclass with `Frozen`'s methods, not compiled by `dataclass` at every start
+class ShipRequest(Frozen):
     """What `referee ship` is asked beside the position: `for_name` (`--for`), `ruleset`
     (`--ruleset`), `as_json` (`--format json`), `every` (`--all`) with at most `limit` outcomes,
     and `progress`, told the states valued so far now and then during the search of the summary
@@ -32,6 +31,22 @@ class ShipRequest:
     every: bool = False
     limit: int | None = None
     progress: Callable[[int], None] | None = None
+
+    def __init__(
+        self,
+        for_name: str | None = None,
+        ruleset: str | None = None,
+        as_json: bool = False,
+        every: bool = False,
+        limit: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        set_field(self, "for_name", for_name)
+        set_field(self, "ruleset", ruleset)
+        set_field(self, "as_json", as_json)
+        set_field(self, "every", every)
+        set_field(self, "limit", limit)
+        set_field(self, "progress", progress)
 
 
 def _position(item: Input, request: ShipRequest) -> tuple[Position, int | None]:
@@ -48,7 +63,10 @@ def _position(item: Input, request: ShipRequest) -> tuple[Position, int | None]:
     return position, asker
 
 
-def ship_object(item: Input, request: ShipRequest = ShipRequest()) -> tuple[dict[str, Any], int]:
+NOTHING_MORE = ShipRequest()  # the position alone: no --for, no --ruleset, the answer only
+
+
+def ship_object(item: Input, request: ShipRequest = NOTHING_MORE) -> tuple[dict[str, Any], int]:
     """The answer as the JSON object of `referee ship --format json` (the server's answer, with
     no text in between), and the exit code (0, or 2 when the input cannot be used)."""
     from referee.jobs.shipping import ship
@@ -124,6 +142,8 @@ def _unknown_player(position: Position, name: str) -> Diagnostic:
 
 def ship_errors_object(file: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
     """The JSON object of a position that cannot be used."""
+    from referee.render.report import diagnostic_json  # only for a position that cannot be used: a start-up spared
+
     return {"file": file, "valid": False, "errors": [diagnostic_json(d, file) for d in diagnostics], "expected": None, "choices": None, "best": None, "outcomes": None}
 
 
@@ -132,4 +152,6 @@ def ship_errors(file: str, diagnostics: list[Diagnostic], as_json: bool) -> str:
     (without the last newline)."""
     if as_json:
         return json_text(ship_errors_object(file, diagnostics))
+    from referee.render.report import diagnostic_line
+
     return "\n".join(diagnostic_line(d, file) for d in diagnostics)

@@ -10,13 +10,13 @@ problem as a positioned diagnostic (exit 2); `referee.jobs.shipping` then plays 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.names_list import names_in
 from referee.located.tree import YNode, read_yaml
+from referee.moves.frozen import Frozen, frozen, set_field
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
 from referee.wording import normalize
@@ -27,17 +27,26 @@ TOP_KEYS = {"ruleset", "ships", "vp_left", "players"}
 PLAYER_KEYS = {"name", "goods", "buildings"}
 
 
-@dataclass(frozen=True, slots=True)
-class ShipRecord:
+# The records are frozen dataclasses with `Frozen`'s methods (referee.moves.frozen): written once,
+# not compiled by `dataclass` at every start of `referee ship`.
+
+
+@frozen()
+class ShipRecord(Frozen):
     """One cargo ship of the position: size, kind on it (None: empty), barrels on it."""
 
     size: int
     good: str | None
     count: int
 
+    def __init__(self, size: int, good: str | None, count: int) -> None:
+        set_field(self, "size", size)
+        set_field(self, "good", good)
+        set_field(self, "count", count)
 
-@dataclass(frozen=True, slots=True)
-class PlayerRecord:
+
+@frozen()
+class PlayerRecord(Frozen):
     """One player of the position: barrels by kind (ruleset order), occupied buildings (ids)."""
 
     name: str
@@ -45,9 +54,15 @@ class PlayerRecord:
     buildings: tuple[str, ...]
     location: Location
 
+    def __init__(self, name: str, goods: dict[str, int], buildings: tuple[str, ...], location: Location) -> None:
+        set_field(self, "name", name)
+        set_field(self, "goods", goods)
+        set_field(self, "buildings", buildings)
+        set_field(self, "location", location)
 
-@dataclass(frozen=True, slots=True)
-class Position:
+
+@frozen()
+class Position(Frozen):
     """A shipping position, read and checked: the calculator's input."""
 
     file: str
@@ -56,6 +71,16 @@ class Position:
     players: tuple[PlayerRecord, ...]
     vp_left: int | None
     players_location: Location
+
+    def __init__(
+        self, file: str, rules: Rules, ships: tuple[ShipRecord, ...], players: tuple[PlayerRecord, ...], vp_left: int | None, players_location: Location
+    ) -> None:
+        set_field(self, "file", file)
+        set_field(self, "rules", rules)
+        set_field(self, "ships", ships)
+        set_field(self, "players", players)
+        set_field(self, "vp_left", vp_left)
+        set_field(self, "players_location", players_location)
 
     def find_player(self, text: str) -> int | None:
         """The index of a player named `text` (exactly, else ignoring case and spacing)."""
@@ -93,21 +118,20 @@ def read_position(data: bytes | str, file: str, ruleset: str | None = None, base
     return _check(root, model, rules, file)
 
 
-@dataclass(frozen=True, slots=True)
 class _Player:
-    name: str
-    goods: dict[str, int]
-    buildings: list[str]
+    __slots__ = ("buildings", "goods", "name")
+
+    def __init__(self, name: str, goods: dict[str, int], buildings: list[str]) -> None:
+        self.name, self.goods, self.buildings = name, goods, buildings
 
 
-@dataclass(frozen=True, slots=True)
 class _Plain:
     """A position of the right shape, read without the schema model (the fields `_check` reads)."""
 
-    ruleset: str | int
-    ships: dict[str, str | None]
-    vp_left: int | None
-    players: list[_Player]
+    __slots__ = ("players", "ruleset", "ships", "vp_left")
+
+    def __init__(self, ruleset: str | int, ships: dict[str, str | None], vp_left: int | None, players: list[_Player]) -> None:
+        self.ruleset, self.ships, self.vp_left, self.players = ruleset, ships, vp_left, players
 
 
 def _plainly_valid(root: YNode) -> _Plain | None:

@@ -1,0 +1,185 @@
+"""The frozen values whose methods are written once (`referee.moves.frozen`) instead of generated
+by `dataclass` at every start (issue 30: about 2 million instructions a class, paid by every
+command): the moves, a shipping position's records, `referee ship`'s request. Each behaves as
+the frozen, slotted dataclass it stands for: the same fields, `__init__`, repr, equality,
+hashing, `match` and pickling (the worker processes), and it cannot be changed. The reference
+is that dataclass itself, made here from the class's fields."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import importlib
+import inspect
+import pickle
+from typing import Any
+
+import pytest
+
+from referee.commands.ship import ShipRequest
+from referee.diagnostics import Location
+from referee.documents.position import PlayerRecord, ShipRecord, read_position
+from referee.moves.clauses import SAN_JUAN, Arrange, Build, Extra, Keep, Load, Move, Pass, Sell, Settle, SmallWharfLoad, WharfLoad, move_adapter
+from referee.moves.frozen import Frozen
+from referee.rulesets.rules import Rules
+from tests.conftest import ROOT
+
+MODULES = ("referee.moves.clauses", "referee.documents.position", "referee.commands.ship")  # where `@frozen` classes are
+POSITION = ROOT / "fixtures" / "positions" / "formats-example.yaml"
+MOVES: list[Move] = [
+    Pass(),
+    Settle(),
+    Settle(extra_tile="corn", tile="quarry", hospice=True, forest=True),
+    Arrange(tiles={"corn": 1, "quarry": 2}, buildings={"small-market": 1}, san_juan=3),
+    Arrange(tiles={}, buildings={}),
+    Build(building="harbor"),
+    Build(building="harbor", price=7, university=True, pay_colonist=SAN_JUAN, pay_good="corn", pay_vp=True, payments_again=(("vp", None),)),
+    Extra(),
+    Extra(goods=("corn", "sugar")),
+    Sell(good="coffee"),
+    Sell(good="coffee", income=5, own_post=True),
+    Load(good="corn"),
+    Load(good="corn", count=3, ship=5),
+    WharfLoad(good="indigo"),
+    SmallWharfLoad(goods=(("corn", 2), ("sugar", 1))),
+    Keep(),
+    Keep(items=(("corn", None), ("sugar", 2))),
+]
+EXAMPLES: list[Frozen] = [
+    *MOVES,
+    ShipRecord(4, None, 0),
+    ShipRecord(5, "corn", 2),
+    PlayerRecord("Anna", {"corn": 3}, ("harbor",), Location("position.yaml", 7, 5)),
+    read_position(POSITION.read_bytes(), "position.yaml", None, POSITION.parent),
+    ShipRequest(),
+    ShipRequest("Anna", "base", True, True, 3, print),
+]
+
+
+def kinds() -> list[type[Frozen]]:
+    """Every class made by `frozen` (with fields) in the modules of `MODULES`."""
+    for module in MODULES:
+        importlib.import_module(module)
+    found, todo = [], list(Frozen.__subclasses__())
+    while todo:
+        kind = todo.pop()
+        todo += kind.__subclasses__()
+        if kind._fields:
+            found.append(kind)
+    return sorted(found, key=lambda kind: kind.__name__)
+
+
+def twin(kind: type[Frozen]) -> type:
+    """The class as `@dataclass(frozen=True, slots=True)` would make it (keyword-only as it is)."""
+    made = [
+        (f.name, f.type, dataclasses.field(default=f.default) if f.default is not dataclasses.MISSING else dataclasses.field())
+        for f in dataclasses.fields(kind)  # type: ignore[arg-type]
+    ]
+    return dataclasses.make_dataclass(kind.__name__, made, frozen=True, slots=True, kw_only=all(f.kw_only for f in dataclasses.fields(kind)))  # type: ignore[arg-type]
+
+
+def values(value: Frozen) -> dict[str, Any]:
+    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}  # type: ignore[arg-type]
+
+
+def alike(one: Frozen, other: Frozen) -> bool:
+    """The same class and fields, a ruleset (equal only to itself) counting as the same."""
+    return type(one) is type(other) and all(
+        (isinstance(a, Rules) and isinstance(b, Rules)) or a == b for a, b in zip(values(one).values(), values(other).values(), strict=True)
+    )
+
+
+def tamed(fields: dict[str, Any]) -> dict[str, Any]:
+    """`asdict`'s fields, a ruleset (copied by `asdict`, equal only to itself) said in words."""
+    return {name: "a ruleset" if isinstance(field, Rules) else field for name, field in fields.items()}
+
+
+def test_the_modules_with_frozen_classes_are_all_listed() -> None:
+    written = {".".join(path.relative_to(ROOT).with_suffix("").parts) for path in (ROOT / "referee").rglob("*.py") if "@frozen(" in path.read_text()}
+    assert written == set(MODULES)
+
+
+def test_every_kind_has_examples() -> None:
+    assert [kind.__name__ for kind in kinds()] == sorted({type(value).__name__ for value in EXAMPLES})
+    assert all(dataclasses.is_dataclass(kind) for kind in kinds())
+
+
+@pytest.mark.parametrize("kind", kinds(), ids=lambda kind: kind.__name__)
+def test_an_init_takes_the_fields_in_order_with_their_defaults(kind: type[Frozen]) -> None:
+    written = inspect.signature(kind.__init__).parameters
+    assert list(written) == ["self", *(f.name for f in dataclasses.fields(kind))]  # type: ignore[arg-type]
+    for f in dataclasses.fields(kind):  # type: ignore[arg-type]
+        assert written[f.name].kind is (inspect.Parameter.KEYWORD_ONLY if f.kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD), f.name
+        assert written[f.name].default == (inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default), f.name
+
+
+@pytest.mark.parametrize("value", EXAMPLES, ids=lambda value: repr(value)[:60])
+def test_a_value_behaves_as_its_frozen_dataclass(value: Frozen) -> None:
+    reference = twin(type(value))(**values(value))
+    assert repr(value) == repr(reference)
+    assert type(value).__match_args__ == type(reference).__match_args__  # type: ignore[attr-defined]
+    assert type(value).__slots__ == type(reference).__slots__ and not hasattr(value, "__dict__")
+    assert tamed(dataclasses.asdict(value)) == tamed(dataclasses.asdict(reference))  # type: ignore[call-overload]
+    same = type(value)(**values(value))
+    assert same == value and same is not value and (same != value) is False
+    assert value != reference and value != values(value)  # another class is never equal
+    for other in EXAMPLES:
+        assert (other == value) == (other is value), (other, value)
+    try:
+        hash(reference)
+    except TypeError:  # a dict among the fields: unhashable, as the dataclass is
+        with pytest.raises(TypeError):
+            hash(value)
+    else:
+        assert hash(same) == hash(value) and {value: 1}[same] == 1
+    for again in (pickle.loads(pickle.dumps(value)), copy.deepcopy(value), copy.copy(value), dataclasses.replace(value)):  # type: ignore[type-var]
+        assert alike(again, value)
+    first = dataclasses.fields(value)[-1].name  # type: ignore[arg-type]
+    # a new attribute too (where the slotted dataclass of Python 3.11 raised a TypeError of its own)
+    for change in (lambda: setattr(value, first, None), lambda: delattr(value, first), lambda: setattr(value, "bogus", 1)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            change()
+    assert values(value) == values(same)  # nothing changed
+
+
+def test_moves_are_matched_by_keyword_as_the_engine_matches_them() -> None:
+    def said(move: Move) -> str:
+        match move:
+            case Load(good=good, count=None):
+                return f"every {good}"
+            case Load(good=good, count=count):
+                return f"{count} {good}"
+            case Pass():
+                return "pass"
+            case _:
+                return "other"
+
+    assert [said(Load(good="corn")), said(Load(good="corn", count=2)), said(Pass()), said(Keep())] == ["every corn", "2 corn", "pass", "other"]
+
+
+def test_a_ship_record_is_matched_by_position_as_a_dataclass_is() -> None:
+    match ShipRecord(5, "corn", 2):
+        case ShipRecord(size, good, count):
+            assert (size, good, count) == (5, "corn", 2)
+
+
+def test_pydantic_makes_the_same_moves_with_their_defaults() -> None:
+    adapter = move_adapter()
+    for move in MOVES:
+        assert adapter.validate_python(dataclasses.asdict(move)) == move
+        required = {f.name: getattr(move, f.name) for f in dataclasses.fields(move) if f.default is dataclasses.MISSING}
+        assert adapter.validate_python({"kind": move.kind, **required}) == type(move)(**required)  # type: ignore[attr-defined]
+    made = adapter.validate_python({"kind": "sell", "good": "corn"})
+    assert made == Sell(good="corn")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.good = "sugar"  # type: ignore[misc]
+
+
+def test_a_class_with_fields_writes_its_init() -> None:
+    from referee.moves.frozen import frozen
+
+    with pytest.raises(TypeError, match="writes its own __init__"):
+
+        @frozen()
+        class Nameless(Frozen):
+            name: str
