@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,60 @@ def test_a_damaged_entry_read_by_several_workers_is_said_once(cached):
     assert out.returncode == 0 and len(out.stdout.splitlines()) == 40
     assert out.stderr == DAMAGED.format(entry=entry, why="its content does not match its digest")
     assert totals(score(cache)) == right
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty cache folder for this process, and no ruleset remembered yet."""
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path / "cache"))
+    forgotten()
+    yield tmp_path
+    forgotten()  # the other tests' rulesets come from their own cache again
+
+
+def forgotten() -> None:
+    from referee.rulesets import load
+
+    load._BUNDLED.clear()
+    load._load.cache_clear()
+
+
+@pytest.mark.parametrize("name", ["base", "expansion-1", "1897", "1897-expansion-1"])
+def test_a_cached_ruleset_is_found_without_parsing_its_files(fresh: Path, monkeypatch: pytest.MonkeyPatch, name: str):
+    from referee.rulesets import load
+
+    built = load_ruleset(name)  # read, parsed, checked, written to the cache
+    assert load._quick_layers(load.ruleset_path(name)) == [layer.file for layer in load._layers(load.ruleset_path(name))]
+    forgotten()
+
+    def parsed(*args: object) -> None:
+        raise AssertionError("a ruleset file was parsed")
+
+    monkeypatch.setattr(load, "read_yaml", parsed)
+    assert load_ruleset(name).model == built.model
+
+
+@pytest.mark.parametrize(
+    ("extends", "same"),  # same: the bundled expansion's ruleset (a list of names is kept as a list)
+    [
+        ("extends:\n  - base\n", False),
+        ("extends: base  # the game it changes\n", True),
+        ('extends: "b\\x61se"\n', True),
+        ("extends: [base,\n  1897]\n", False),
+        ("# extends: nothing\nextends: base\n", True),
+    ],
+)
+def test_a_ruleset_extending_in_other_words_is_read_by_the_parser_and_cached(fresh: Path, extends: str, same: bool):
+    from referee.rulesets import load
+
+    expansion = (load.data_dir("rulesets") / "expansion-1.yaml").read_text()
+    assert expansion.count("extends: base\n") == 1
+    mine = fresh / "mine.yaml"
+    mine.write_text(expansion.replace("extends: base\n", extends))
+    assert load._quick_layers(mine) is None  # the quick look is not sure: the parser reads the file
+    right = load_ruleset(str(mine)).model
+    forgotten()
+    assert load_ruleset(str(mine)).model == right  # from the cache, found after the parser
+    assert len(list((fresh / "cache").iterdir())) == 1
+    if same:
+        assert right == load_ruleset("expansion-1").model

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 from functools import lru_cache
@@ -113,15 +114,25 @@ def ruleset_of(root: YNode, override: str | None, base_dir: Path | None) -> Rule
 
 @lru_cache(maxsize=16)
 def _load(path: str) -> Rules:
-    layers = _layers(Path(path))
-    source, code = _source_digest(layers), _code_digest()
+    code = _code_digest()
+    files = _quick_layers(Path(path))  # the cache entry looked for without parsing a file
+    source = _source_digest(files) if files is not None else ""
+    cached = _cache_read(_cache_key(source, code), source, code) if files is not None else None
+    layers: list[YNode] | None = None
+    if cached is None:  # not in the cache (or the quick look was not sure of the files): read and parsed
+        layers = _layers(Path(path))
+        read = _source_digest([layer.file for layer in layers])
+        if read != source:
+            source = read
+            cached = _cache_read(_cache_key(source, code), source, code)
     key = _cache_key(source, code)
-    cached = _cache_read(key, source, code)
     if cached is not None:
         try:
             return Rules(cast("Ruleset", cached))  # a compiled ruleset: the model's fields, as plain objects
         except (AttributeError, KeyError, TypeError, ValueError):
             _say_damaged(key, "a part of it is missing")  # rebuilt and replaced below
+    if layers is None:
+        layers = _layers(Path(path))
     model = compile_model(_validate(layers, path))
     _cache_write(key, source, code, model)
     return Rules(cast("Ruleset", model))
@@ -169,11 +180,11 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-def _source_digest(layers: list[YNode]) -> str:
+def _source_digest(files: list[str]) -> str:
     """The digest of the ruleset's files: every layer's path and bytes."""
     digest = _hash()
-    for layer in layers:
-        digest.update(layer.file.encode("utf-8", "surrogateescape") + b"\0" + _BYTES.get(layer.file, b""))
+    for file in files:
+        digest.update(file.encode("utf-8", "surrogateescape") + b"\0" + _BYTES.get(file, b""))
     return digest.hexdigest()
 
 
@@ -346,6 +357,64 @@ def _layers(path: Path, chain: tuple[str, ...] = (), memo: dict[str, list[YNode]
         raise _invalid(f"ruleset {path.name} is made of more than {MAX_LAYERS} ruleset files")
     memo[key] = out
     return out
+
+
+_EXTENDS_LINE = re.compile(rb"^extends:[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)  # `extends:` as a top-level key, on its line
+_QUICK_NAME = re.compile(r"""^(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_.][A-Za-z0-9_. /-]*))$""")  # a name, plain or quoted
+
+
+def _quick_layers(path: Path, chain: tuple[str, ...] = (), memo: dict[str, list[str]] | None = None) -> list[str] | None:
+    """The files of the ruleset at `path`, as `_layers` finds them (the `file` of each layer),
+    read off each file's `extends:` line without parsing its YAML (most of the time of loading
+    a cached ruleset); None when a file says more than such a line (a list on lines of its own,
+    a comment, an escape), for `_layers` to read. A guess is never trusted: the cache entry it
+    finds is one that the full reading of these very files, with these very bytes, wrote."""
+    memo = {} if memo is None else memo
+    key = str(path.resolve())
+    if key in memo:
+        return memo[key]
+    if key in chain or len(chain) >= MAX_DEPTH:
+        return None
+    try:
+        data = read_document(path)
+    except (OSError, Unreadable):
+        return None
+    names = _quick_parents(data)
+    if names is None:
+        return None
+    _BYTES[str(path)] = data
+    out: list[str] = []
+    for name in names:
+        parent = ruleset_path(name, path.parent)
+        found = _quick_layers(parent, (*chain, key), memo) if _is_file(parent) else None
+        if found is None:
+            return None
+        out += [file for file in found if file not in out]
+    out.append(str(path))
+    if len(out) > MAX_LAYERS:
+        return None
+    memo[key] = out
+    return out
+
+
+def _quick_parents(data: bytes) -> list[str] | None:
+    """The names a ruleset file's `extends:` line gives (none without one), or None when unsure."""
+    if b"\\" in data:  # an escape could spell the key
+        return None
+    lines = _EXTENDS_LINE.findall(data)
+    if data.count(b"extends") != len(lines) or len(lines) > 1:  # the word anywhere else: the parser reads the file
+        return None
+    if not lines:
+        return []
+    written = lines[0].decode("utf-8", "replace")
+    items = written[1:-1].split(",") if written.startswith("[") and written.endswith("]") else [written]
+    names = []
+    for item in items:
+        name = _QUICK_NAME.match(item.strip())
+        if name is None:
+            return None
+        names.append(next(group for group in name.groups() if group is not None))
+    return names
 
 
 def _parents(node: YNode | None) -> list[YNode]:
