@@ -30,121 +30,123 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.jobs.shipping.compact import HEAD, State
+from referee.jobs.shipping.compact import COLUMNS, VALUE_BITS, State
 
 if TYPE_CHECKING:
-    from referee.jobs.shipping.phase import CaptainPhase, Cargo
+    from referee.jobs.shipping.phase import CaptainPhase, Room
 
-Key = bytes | tuple[int, ...]  # the key, one byte a number (see `Keys.key`: a fraction of its tuple's memory), or its numbers where one is over 255
-Shift = tuple[int, ...]  # VP by player that a state's values have beyond those stored under its key
+Key = tuple[int, ...]  # see `Keys.key`
+Shift = int  # VP by player that a state's values have beyond those stored under its key, packed as a block of values (`VALUE_BITS` a player, the first highest; 0: none)
 
 
 class Keys:
     """The memo keys of one phase's states."""
 
     def __init__(self, phase: CaptainPhase) -> None:
-        self.phase = phase
-        self.n, self.kinds_n, self.ships, self.at = phase.n, len(phase.kinds), phase.ships, phase.goods_at
+        self.shippers = phase.shippers  # (not the phase: no cycle for Python's collector to find)
+        self.n, self.kinds_n, self.ships = phase.n, len(phase.kinds), phase.ships
+        self.at, self.width, self.low, self.ship_bits = phase.at, phase.width, phase.low, phase.ship_bits
+        self.line = phase.width * phase.n  # bits of a column
+        self.token_bits = self.kinds_n.bit_length()
+        # by the bit mask of some players: every bit of their barrels in a column
+        self._fields = [sum(phase.low << phase.at[p] for p in range(phase.n) if players >> p & 1) for players in range(1 << phase.n)]
+        self._token_parts: dict[int, tuple[int, int]] = {}  # `_token_part`, by the barrels
         self.roomy, self.tokens, self.storage = phase.reductions.roomy, phase.reductions.tokens, phase.reductions.storage
         powers = phase.shippers
         # bit masks of the owners: of a small wharf, of a wharf, of a wharf too small for all they hold of a kind
         self.small_wharfs = sum(1 << p for p, power in enumerate(powers) if power.small_wharf is not None)
         self.wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None)
         self.short_wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None and power.wharf < max(phase.start_goods[p], default=0))
-        self._frozen: dict[tuple[tuple[int, ...], ...], tuple[object, ...]] = {}  # by the dead kinds' barrels
+        self._frozen: dict[tuple[int, ...], tuple[int, int]] = {}  # by the dead kinds' columns: see `_freeze`
+        self._full_frozen: dict[tuple[tuple[int, ...], int], int] = {}  # by the dead kinds' columns and the players marked
         # storage: the players with no warehouse (bit mask), and the single barrels each keeps
         self.bare = sum(1 << p for p, power in enumerate(powers) if power.store_kinds == 0)
         self.single = tuple(power.store_barrels for power in powers)
 
-    def key(self, state: State, ships: Cargo, roomy: int) -> tuple[Key, Shift | None]:
-        """The key of `state` (its cargo ships read as `ships`, its roomy kinds `roomy`: their bit
-        mask) and its shift (None: nothing).
+    def key(self, state: State, room: Room) -> tuple[Key, Shift]:
+        """The key of `state` (what its cargo ships take, with its roomy kinds: `room`) and its
+        shift (0: nothing).
 
-        The key: the state's head; the barrels on each ship (0: empty; a full ship's kind is
-        dead; -1: roomy); each live kind as (its ship, -1 if none, -2 if roomy, and every
-        player's barrels of it), sorted; each player's barrels of the dead kinds, sorted (or
-        what storage makes of them); and how many roomy kinds each player who ships them all
-        holds."""
-        kinds_n, at = self.kinds_n, self.at
-        columns = [state[at + k :: kinds_n] for k in range(kinds_n)]  # each kind's barrels, by player
-        counts, place = state[HEAD + self.ships : at], ships.place
-        tokens: tuple[int, ...] = ()
-        shift: list[int] | None = None
-        if roomy:
-            if self.roomy:
-                counts, place = ships.marked(roomy)
-            if self.tokens:
-                free = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
-                if free:
-                    tokens, shift = self._tokens(ships, roomy, free, columns)
-        live = ships.live
-        kinds = sorted([(place[k], columns[k]) for k in live])
-        # one byte a number, each moved to 0 or more (the decider -1 at the end, a roomy ship's
-        # barrels -1, a kind's ship -2 or -1): the head, the ships' barrels, how many kinds are
-        # live and each of them, then each player's dead barrels (255: as storage sees them),
-        # and the tokens if any
-        flat = [state[0] + 1, state[1], state[2], state[3], state[4]]
-        for aboard in counts:
-            flat.append(aboard + 1)
-        flat.append(len(live))
-        for where, column in kinds:
-            flat.append(where + 2)
-            flat.extend(column)
+        The key: the state's head packed in one number; the barrels on each ship, packed (each
+        plus one; 0: roomy; a full ship's kind is dead); each player's barrels of the dead kinds,
+        sorted (or what storage makes of them), packed; how many roomy kinds each player who
+        ships them all holds (0: none); then each live kind as its column (every player's
+        barrels of it) with its ship above it (plus two: 0 if roomy, 1 if on none), sorted."""
+        ships, roomy, aboard, place = room.ships, room.roomy, room.aboard, room.place
+        tokens = shift = cleared = 0  # cleared: the roomy columns' bits of the players whose barrels there are tokens
+        if roomy and self.tokens:
+            free = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
+            if free:
+                cleared = self._fields[free]
+                for k in room.tokens:
+                    part = state[COLUMNS + k] & cleared
+                    if part:
+                        hit = self._token_parts.get(part)
+                        if hit is None:
+                            hit = self._token_parts[part] = self._token_part(part)
+                        tokens += hit[0]
+                        shift += hit[1]
+        n = self.n
+        frozen = 0
         dead = ships.dead
-        frozen: tuple[object, ...] = ()
         if dead:
-            held = tuple([columns[k] for k in dead])
-            hit = self._frozen.get(held)
-            if hit is None:  # each player's barrels of the dead kinds, sorted
-                hit = self._frozen[held] = tuple(tuple(sorted(mine)) for mine in zip(*held, strict=True))
-            frozen = hit
-            if self.storage:
-                full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3])
+            held = tuple([state[COLUMNS + k] for k in dead])
+            found = self._frozen.get(held)
+            if found is None:
+                found = self._frozen[held] = self._freeze(held)
+            frozen, markable = found
+            if self.storage and markable:
+                full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
                 if full:
-                    frozen = self._full(frozen, full)
-            for mine in frozen:
-                if isinstance(mine, tuple):
-                    flat.extend(mine)
-                else:
-                    flat.append(255)
+                    frozen = self._full(held, full)
+        # the fixed numbers first, so that the kinds' count is the key's length
+        flat = [((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4], aboard, frozen, tokens]
+        line = self.line
         if tokens:
-            flat.append(1)
-            flat.extend(tokens)
-        try:
-            key: Key = bytes(flat)
-        except ValueError:  # a number over 255 (a ruleset whose supply holds that many barrels of a kind): the numbers as they are
-            key = tuple(flat)
-        return key, None if shift is None else tuple(shift)
+            flat += sorted([place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if roomy >> k & 1 else state[COLUMNS + k]) for k in ships.live])
+        else:
+            flat += sorted([place[k] + 2 << line | state[COLUMNS + k] for k in ships.live])
+        return tuple(flat), shift
 
-    def _full(self, frozen: tuple[object, ...], players: int) -> tuple[object, ...]:
-        """`frozen` (each player's dead barrels, sorted), the dead barrels of the `players` (bit
-        mask: their dead barrels stay theirs to the end, and only single barrels are stored for
-        them) marked as storage sees them when there are at least as many as it keeps: -1."""
-        out = list(frozen)
+    def _freeze(self, held: tuple[int, ...]) -> tuple[int, int]:
+        """The dead kinds' columns `held` as the key reads them: each player's barrels of them,
+        sorted, packed (the first player highest); and which players hold at least as many as
+        storage keeps in single barrels (bit mask: see `_full`)."""
+        width, low, field = self.width, self.low, len(held) * self.width + 1
+        frozen = markable = 0
         for p in range(self.n):
-            if players >> p & 1:
-                held: tuple[int, ...] = out[p]  # type: ignore[assignment]
-                if sum(held) >= self.single[p]:
-                    out[p] = -1
-        return tuple(out)
+            mine = sorted([column >> self.at[p] & low for column in held])
+            frozen = frozen << field | sum(barrels << width * i for i, barrels in enumerate(mine))
+            if sum(mine) >= self.single[p]:
+                markable |= 1 << p
+        return frozen, markable
 
-    def _tokens(self, ships: Cargo, roomy: int, free: int, columns: list[tuple[int, ...]]) -> tuple[tuple[int, ...], list[int] | None]:
-        """The `free` players' barrels of roomy kinds (see the module), taken out of `columns`
-        (each kind's barrels by player): how many such kinds each holds, and the VP those
-        barrels will bring them (the shift)."""
-        n, powers = self.n, self.phase.shippers
-        tokens = [0] * n
-        gained = [0] * n
-        for k, _, _ in ships.placed:
-            if roomy >> k & 1:
-                column = list(columns[k])
-                for p in range(n):
-                    barrels = column[p]
-                    if barrels and free >> p & 1:
-                        tokens[p] += 1
-                        gained[p] += powers[p].barrels_vp(barrels)  # the VP their load of them brings, less the load's own
-                        column[p] = 0
-                columns[k] = tuple(column)
-        if not any(tokens):
-            return (), None
-        return tuple(tokens), gained
+    def _full(self, held: tuple[int, ...], players: int) -> int:
+        """The dead kinds' columns `held` as `_freeze` packs them, the barrels of the `players`
+        (bit mask: their dead barrels stay theirs to the end, only single barrels are stored
+        for them, and they hold at least as many as storage keeps) marked as storage sees them:
+        a number no barrels make."""
+        hit = self._full_frozen.get((held, players))
+        if hit is None:
+            width, low, field = self.width, self.low, len(held) * self.width + 1
+            hit = 0
+            for p in range(self.n):
+                if players >> p & 1:
+                    mine = 1 << field - 1
+                else:
+                    mine = sum(barrels << width * i for i, barrels in enumerate(sorted([column >> self.at[p] & low for column in held])))
+                hit = hit << field | mine
+            self._full_frozen[(held, players)] = hit
+        return hit
+
+    def _token_part(self, part: int) -> tuple[int, int]:
+        """The tokens of one roomy kind's barrels `part` (a column holding only the barrels of
+        players who will ship them all, see the module): one for each player holding some,
+        packed (`token_bits` a player), and the VP those barrels will bring them (less their
+        load's own), packed as a shift."""
+        tokens = gained = 0
+        for p in range(self.n):
+            barrels = part >> self.at[p] & self.low
+            tokens = tokens << self.token_bits | (1 if barrels else 0)
+            gained = gained << VALUE_BITS | (self.shippers[p].barrels_vp(barrels) if barrels else 0)
+        return tokens, gained

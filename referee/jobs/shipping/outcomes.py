@@ -144,7 +144,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
 
 def _barrels(phase: CaptainPhase, state: State) -> int:
     """The barrels still held by the players in the state."""
-    return sum(state[phase.goods_at :])
+    return phase.barrels(state)
 
 
 def _first_line(phase: CaptainPhase, prefix: Prefix) -> tuple[State, list[Prefix]]:

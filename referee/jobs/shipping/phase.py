@@ -31,21 +31,21 @@ States whose values are the same, or differ by VP certain to come, share one mem
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.documents.position import Position
-from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_loadable, loadable, private_moves, ships_taking
+from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_loadable, loadable, ships_taking
 from referee.engine.game import Game
-from referee.engine.phases.captain import Captain, load_move, preferred_keep
+from referee.engine.phases.captain import Captain, load_move
 from referee.engine.state import CargoShip
-from referee.jobs.shipping.compact import HEAD, LOAD, SMALL_WHARF, WHARF, Goods, Move, State, T, replaced
+from referee.jobs.shipping.compact import COLUMNS, HEAD, LOAD, SHIPS, SMALL_WHARF, WHARF, Goods, Move, State, T, replaced
 from referee.jobs.shipping.keys import Key, Keys, Shift
-from referee.jobs.shipping.tails import Places, Tail, TailKey, Tails
+from referee.jobs.shipping.tails import OwnMoves, Places, Tail, TailKey, Tails
 from referee.moves.clauses import AnyMove, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
 
-__all__ = ["ALL", "HEAD", "LOAD", "PLAIN", "SMALL_WHARF", "WHARF", "CaptainPhase", "Cargo", "Goods", "Key", "Move", "Reductions", "Shift", "State", "Step", "T", "Tail", "TailKey", "replaced", "setup"]
+__all__ = ["ALL", "COLUMNS", "HEAD", "LOAD", "PLAIN", "SHIPS", "SMALL_WHARF", "WHARF", "CaptainPhase", "Cargo", "Goods", "Key", "Move", "Reductions", "Room", "Shift", "State", "Step", "T", "Tail", "TailKey", "replaced", "setup"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,28 +63,31 @@ ALL = Reductions()
 PLAIN = Reductions(independent=False, roomy=False, tokens=False, storage=False)  # the search with none of them (the outcome list walks it)
 
 
-@dataclass(frozen=True, slots=True)
 class Cargo:
     """What the cargo ships take, read once for each load of the ships: the kinds a cargo ship
     can still take (the engine's `loadable`; the others are *dead*: no cargo ship will take them
-    again in this phase), and of those the ones on a ship."""
+    again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
+    its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    live: tuple[int, ...]
-    placed: tuple[tuple[int, int, int], ...]  # live kinds on a ship: (kind, ship, room left)
-    place: tuple[int, ...]  # each kind's ship (-1: on none)
-    dead: tuple[int, ...]
-    _contested: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
-    places: dict[int, Places] = field(default_factory=dict, compare=False)  # a dropping player's places, by the roomy kinds they hold (bit mask)
-    counts: tuple[int, ...] = ()  # the barrels on each ship
-    kinds: tuple[int | None, ...] = ()  # the kind on each ship (None: empty)
-    _marked: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict, compare=False)  # by the roomy kinds' bit mask
-    _loads: dict[Goods, tuple[Load, ...]] = field(default_factory=dict, compare=False)  # by the loading player's barrels
+    __slots__ = ("_loads", "aboard", "counts", "dead", "kinds", "live", "place", "placed", "places", "rooms")
+
+    def __init__(
+        self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
+    ) -> None:
+        self.live = live
+        self.placed = placed  # live kinds on a ship: (kind, ship, room left)
+        self.place = place  # each kind's ship (-1: on none)
+        self.dead = dead
+        self.counts = counts  # the barrels on each ship
+        self.kinds = kinds  # the kind on each ship (None: empty)
+        self.aboard = aboard  # the barrels on each ship, one field of `CaptainPhase.ship_bits` a ship, each plus one (the key's)
+        self.places: dict[int, Places] = {}  # a dropping player's places, by the roomy kinds they hold (bit mask)
+        self.rooms: dict[int, Room] = {}  # by the roomy kinds' bit mask (`CaptainPhase.room`)
+        self._loads: dict[Goods, tuple[Load, ...]] = {}  # by the loading player's barrels
 
     @staticmethod
-    def read(sizes: Sequence[int], cargo: State, kinds_n: int) -> Cargo:
-        """The ships of sizes `sizes` with `cargo` (kinds, then counts) aboard."""
-        s = len(sizes)
-        kinds, counts = tuple([None if kind < 0 else kind for kind in cargo[:s]]), list(cargo[s:])
+    def read(sizes: Sequence[int], kinds: tuple[int | None, ...], counts: tuple[int, ...], kinds_n: int, ship_bits: int) -> Cargo:
+        """The ships of sizes `sizes` with `counts` barrels of `kinds` aboard."""
         room, empty = loadable(sizes, kinds, counts)
         live = tuple(k for k in range(kinds_n) if holds_loadable(((k, 1),), room, empty))
         placed = tuple((kind, i, sizes[i] - counts[i]) for i, kind in enumerate(kinds) if kind is not None and kind in live)
@@ -92,24 +95,12 @@ class Cargo:
         for i, kind in enumerate(kinds):
             if kind is not None:
                 place[kind] = i
-        return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts=tuple(counts), kinds=kinds)
-
-    def marked(self, roomy: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The barrels on each ship, and each kind's ship, with the roomy ones (`roomy`: their
-        bit mask) marked: -1 barrels (any number: see `keys`), ship -2."""
-        hit = self._marked.get(roomy)
-        if hit is None:
-            counts, place = list(self.counts), list(self.place)
-            for k, i, _ in self.placed:
-                if roomy >> k & 1:
-                    counts[i] = -1
-                    place[k] = -2
-            hit = self._marked[roomy] = (tuple(counts), tuple(place))
-        return hit
+        aboard = sum(count + 1 << i * ship_bits for i, count in enumerate(counts))
+        return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts, kinds, aboard)
 
     def loads(self, sizes: Sequence[int], have: Goods) -> tuple[Load, ...]:
         """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
-        the engine's order: each (kind, ship, barrels loaded, barrels left). A table of the
+        the engine's order: each (kind, ship, barrels loaded, the move). A table of the
         position, read once for each set of barrels: the same ships meet the same barrels in
         many states."""
         hit = self._loads.get(have)
@@ -119,19 +110,27 @@ class Cargo:
                 held = have[k]
                 if held:
                     amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
-                    out.extend((k, i, amount, held - amount) for i in taking)
+                    out.extend((k, i, amount, (LOAD, k, i, amount)) for i in taking)
             hit = self._loads[have] = tuple(out)
         return hit
 
-    def contested(self, roomy: int) -> tuple[int, ...]:
-        """The live kinds that are not roomy (`roomy`: their bit mask)."""
-        hit = self._contested.get(roomy)
-        if hit is None:
-            hit = self._contested[roomy] = tuple(k for k in self.live if not roomy >> k & 1)
-        return hit
+
+class Room:
+    """The cargo ships of a state (`Cargo`) with its roomy kinds: what the state's drops and key
+    read off them, worked out once for each such pair."""
+
+    __slots__ = ("aboard", "contested", "place", "roomy", "ships", "tokens")
+
+    def __init__(self, ships: Cargo, roomy: int, contested: tuple[int, ...], aboard: int, place: tuple[int, ...]) -> None:
+        self.ships = ships
+        self.roomy = roomy  # bit mask
+        self.contested = contested  # the kinds anyone else feels (`CaptainPhase.settle`)
+        self.aboard = aboard  # the key's barrels on each ship (`Cargo.aboard`, roomy ships marked 0 where that reduction is on)
+        self.place = place  # the key's ship of each kind (roomy ones marked -2 where that reduction is on)
+        self.tokens = tuple(k for k, _, _ in ships.placed if roomy >> k & 1)  # the roomy kinds on a ship (`keys`: tokens)
 
 
-Load = tuple[int, int, int, int]  # a load on a cargo ship: kind, ship index, barrels loaded, barrels of the kind left
+Load = tuple[int, int, int, Move]  # a load on a cargo ship: kind, ship index, barrels loaded, the move
 Drops = tuple[tuple[int, TailKey], ...]  # the players who dropped out, each with their tail's key
 
 
@@ -141,16 +140,15 @@ class Step:
     (`keys`): what its ships take, and its roomy kinds. (A plain class: mypyc compiles it to a
     structure whose fields the search reads directly.)"""
 
-    __slots__ = ("child", "doubloons", "drops", "move", "roomy", "ships", "vp")
+    __slots__ = ("child", "doubloons", "drops", "move", "room", "vp")
 
-    def __init__(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, ships: Cargo, roomy: int) -> None:
+    def __init__(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
         self.move = move
         self.vp = vp
         self.doubloons = doubloons
         self.child = child
         self.drops = drops
-        self.ships = ships
-        self.roomy = roomy  # bit mask
+        self.room = room
 
 
 class CaptainPhase:
@@ -162,13 +160,12 @@ class CaptainPhase:
         self.reductions = reductions
         self.rules: Rules = position.rules
         game, captain = setup(position)
-        self.n = game.n
+        n = self.n = game.n
         self.kinds: tuple[str, ...] = tuple(self.rules.goods)
         self.sizes = tuple(s.size for s in game.ships)
         self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)
         index = {good: k for k, good in enumerate(self.kinds)}
-        self._cargo: dict[State, Cargo] = {}  # what the ships take, by their kinds and counts
-        start_money = self.rules.players(self.n).doubloons
+        start_money = self.rules.players(n).doubloons
         self.start_vp = tuple(b.vp for b in game.boards)  # union halls
         self.start_doubloons = tuple(b.doubloons - start_money for b in game.boards)  # the captain's lighthouse
         self.start_goods: tuple[Goods, ...] = tuple(tuple(b.goods.get(good, 0) for good in self.kinds) for b in game.boards)
@@ -176,66 +173,117 @@ class CaptainPhase:
         counts = tuple(s.count for s in game.ships)
         self.ships = len(self.sizes)
         self._kinds_n = len(self.kinds)
-        self.goods_at = HEAD + 2 * self.ships  # where the players' barrels start in a state
+        # the packing (`compact`): each player's barrels of a kind in `width` bits of its column,
+        # wide enough for all the players' barrels of a kind together (a column's sum is read in
+        # one multiplication); each ship's kind and barrels in `ship_bits`
+        most = max([sum(held[k] for held in self.start_goods) for k in range(self._kinds_n)], default=0)
+        self.width = width = max(1, most.bit_length())
+        self.low = (1 << width) - 1
+        self.at = tuple(width * (n - 1 - p) for p in range(n))  # where player p's barrels lie in a column: the first player highest
+        self._ones = sum(1 << width * p for p in range(n))  # a column times this holds the column's sum at `_top`
+        self._top = width * (n - 1)
+        self.ship_bits = max(max(self.sizes, default=0) + 1, self._kinds_n).bit_length()
+        self._ship_at = tuple(2 * self.ship_bits * i for i in range(self.ships))  # ship i's barrels there, its kind plus one above them
+        self._cargo: dict[int, Cargo] = {}  # what the ships take, by their packed kinds and counts
         self._nothing = (0,) * len(self.kinds)
         self._nowhere: Places = (-1,) * len(self.kinds)
         self._no_place = [-1] * len(self.kinds)
         # the decider: by turn pointer and bit mask of the players in the state, the first of them from the pointer (-1: none)
-        self._decider = Turns(self.n).table
-        self._keeps: dict[tuple[int, Goods], Goods] = {}
+        self._decider = Turns(n).table
+        # each player's VP for a load of so many barrels, their first and not (`Shipper.load`), and doubloons: tables of native numbers
+        most_aboard = max(self.sizes, default=0)
+        self._load_vp = tuple(tuple(tuple(power.load(barrels, first) for barrels in range(most_aboard + 1)) for first in (False, True)) for power in self.shippers)
+        self._load_doubloons = tuple(power.load_doubloons for power in self.shippers)
         self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
-        self._private: dict[tuple[int, Goods, bool, bool, bool], list[PrivateMove]] = {}  # `private_moves`, by its arguments
+        self._packed_private: dict[tuple[int, Goods, bool, bool, bool], list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]] = {}  # `_private_steps`
         self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
         self._independent = reductions.independent
-        self.tails = Tails(self)
+        self.own = OwnMoves(self.shippers, self.kinds, self.rules)
+        self.tails = Tails(self.own)
         self.keys = Keys(self)
-        goods = [n for held in self.start_goods for n in held]
-        self.root, self.root_drops, ships, roomy = self.settle([0, 0, 0, 0, (1 << self.n) - 1, *kinds, *counts, *goods], 0, None, None)
-        self.root_key, self.root_shift = self.keys.key(self.root, ships, roomy)
+        ships = sum((0 if kind < 0 else kind + 1) << at + self.ship_bits | count << at for kind, count, at in zip(kinds, counts, self._ship_at, strict=True))
+        columns = [sum(held[k] << self.at[p] for p, held in enumerate(self.start_goods)) for k in range(self._kinds_n)]
+        self.root, self.root_drops, self.root_room = self.settle([0, 0, 0, 0, (1 << n) - 1, ships, *columns], 0, None, None)
+        self.root_key, self.root_shift = self.keys.key(self.root, self.root_room)
         self.doubloons = any(s.load_doubloons or s.start_doubloons for s in self.shippers)  # a lighthouse: doubloons change hands
 
     # --- states and moves -------------------------------------------------------------------
 
     def cargo(self, state: State) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
         """The kind on each cargo ship (None: empty) and its barrels."""
-        s = self.ships
-        return tuple([None if kind < 0 else kind for kind in state[HEAD : HEAD + s]]), state[HEAD + s : HEAD + 2 * s]
+        ships = self.ships_taking_kinds(state[SHIPS])
+        return ships.kinds, ships.counts
 
-    def settle(self, state: list[int], pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Cargo, int]:
+    def goods(self, state: Sequence[int], p: int) -> Goods:
+        """Player `p`'s barrels by kind (none for a player who dropped out)."""
+        at, low = self.at[p], self.low
+        return tuple([column >> at & low for column in state[COLUMNS:]])
+
+    def barrels(self, state: State) -> int:
+        """The barrels the players in the state hold."""
+        ones, top, low = self._ones, self._top, self.low
+        return sum([column * ones >> top & low for column in state[COLUMNS:]])
+
+    def settle(self, state: list[int], pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Room]:
         """The state after a move, from a list that the caller gives up (turn pointer at
         `pointer`; `ships`: what its cargo ships take, when the move left them as they were):
         players who hold no contested kind drop out (with their tails' keys), and the decider
         is found. When the contested kinds are still `before` (those before the move), only the
         `mover` can have dropped out: nobody else's barrels changed. With the state: what its
-        ships take and its roomy kinds (to read its key with, `keys`)."""
-        kinds_n, at, n = self._kinds_n, self.goods_at, self.n
+        ships take with its roomy kinds (to read its key with, `keys`)."""
         if ships is None:
-            ships = self.ships_taking_kinds(state)
+            ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
-        contested = self._contested(ships, roomy)
+        room = ships.rooms.get(roomy) or self._room(ships, roomy)
+        contested = room.contested
         drops: Drops = ()
         active: int = state[4]
-        for p in range(n) if mover is None or contested != before else (mover,):
-            if active >> p & 1:
-                base = at + p * kinds_n
-                for k in contested:
-                    if state[base + k]:
-                        break
-                else:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
-                    have: Goods = tuple(state[base : base + kinds_n])
-                    bit = 1 << p
-                    drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(state, have, ships, roomy) if roomy else self._nowhere)),)
-                    state[base : base + kinds_n] = self._nothing
-                    active &= ~bit
-                    state[2] &= ~bit
-                    state[3] &= ~bit
+        held = 0  # the contested kinds' columns together: a player holds one where their bits are not all 0
+        for k in contested:
+            held |= state[COLUMNS + k]
+        low = self.low
+        for p in range(self.n) if mover is None or contested is not before else (mover,):  # (the same tuple: `Cargo.contested` keeps each once)
+            if active >> p & 1 and not held >> self.at[p] & low:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
+                have = self.goods(state, p)
+                bit = 1 << p
+                drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(have, ships, roomy) if roomy else self._nowhere)),)
+                at = self.at[p]
+                for k, barrels in enumerate(have):
+                    if barrels:
+                        state[COLUMNS + k] -= barrels << at
+                active &= ~bit
+                state[2] &= ~bit
+                state[3] &= ~bit
         state[4] = active
         state[0] = self._decider[pointer][active]
         if not active & 1:
             state[1] = 0
-        return tuple(state), drops, ships, roomy
+        return tuple(state), drops, room
 
-    def _places(self, state: Sequence[int], have: Goods, ships: Cargo, roomy: int) -> Places:
+    def room(self, state: State) -> Room:
+        """What the cargo ships of `state` take, with its roomy kinds."""
+        ships = self.ships_taking_kinds(state[SHIPS])
+        roomy = self.roomy(state, ships)
+        return ships.rooms.get(roomy) or self._room(ships, roomy)
+
+    def _room(self, ships: Cargo, roomy: int) -> Room:
+        """`ships` with the roomy kinds `roomy` (bit mask), remembered: the contested kinds (all
+        the live ones, unless `Reductions.independent`: those that are not roomy), and the
+        ships' barrels and the kinds' ships as the key reads them (the roomy ones marked,
+        with `Reductions.roomy`: see `keys`)."""
+        contested = tuple(k for k in ships.live if not roomy >> k & 1) if roomy and self._independent else ships.live
+        aboard, place = ships.aboard, ships.place
+        if roomy and self.reductions.roomy:
+            marked = list(place)
+            for k, i, _ in ships.placed:
+                if roomy >> k & 1:
+                    aboard -= ships.counts[i] + 1 << i * self.ship_bits
+                    marked[k] = -2
+            place = tuple(marked)
+        hit = ships.rooms[roomy] = Room(ships, roomy, contested, aboard, place)
+        return hit
+
+    def _places(self, have: Goods, ships: Cargo, roomy: int) -> Places:
         """Where a player who drops out holding roomy kinds loads each of them: the ship that
         takes it (`ships_taking`: the one carrying it, which has room for all they hold)."""
         held = 0
@@ -246,64 +294,81 @@ class CaptainPhase:
             return self._nowhere
         hit = ships.places.get(held)
         if hit is None:
-            s = self.ships
-            kinds, counts = ships.kinds, state[HEAD + s : HEAD + 2 * s]
             places = self._no_place[:]
             for k, _, room in ships.placed:
                 if held >> k & 1:
-                    _, taking = ships_taking(self.sizes, kinds, counts, k, room)
+                    _, taking = ships_taking(self.sizes, ships.kinds, ships.counts, k, room)
                     assert len(taking) == 1, "a kind on a ship goes there only"
                     places[k] = taking[0]
             hit = ships.places[held] = tuple(places)
         return hit
 
-    def steps(self, state: State) -> list[Step]:
-        """The decider's moves from `state`, in the engine's order (cargo loads by kind and ship,
-        then the wharf, then the small wharf), each with where it leads."""
+    def steps(self, state: State, room: Room | None = None) -> list[Step]:
+        """The decider's moves from `state` (`room`: what its ships take, if known), in the
+        engine's order (cargo loads by kind and ship, then the wharf, then the small wharf),
+        each with where it leads."""
         q: int = state[0]
         assert q >= 0
-        s, kinds_n = self.ships, self._kinds_n
-        base = self.goods_at + q * kinds_n
-        have: Goods = state[base : base + kinds_n]
-        powers = self.shippers[q]
+        at = self.at[q]
+        have = self.goods(state, q)
         first = q == 0 and not state[1]
         after = (q + 1) % self.n
         bit = 1 << q
-        counts = state[HEAD + s : self.goods_at]
-        ships = self.ships_taking_kinds(state)
-        contested = self._contested(ships, self.roomy(state, ships))
-        settle = self.settle
+        if room is None:
+            room = self.room(state)
+        ships, contested = room.ships, room.contested
         out: list[Step] = []
-        for k, i, amount, remaining in ships.loads(self.sizes, have):
+        load_vp, load_doubloons = self._load_vp[q][first], self._load_doubloons[q]
+        for k, i, amount, move in ships.loads(self.sizes, have):
             child = list(state)
-            child[HEAD + i] = k
-            child[HEAD + s + i] = counts[i] + amount
-            child[base + k] = remaining
+            ship_at = self._ship_at[i]
+            child[SHIPS] += amount << ship_at if ships.kinds[i] is not None else (k + 1 << ship_at + self.ship_bits) + (amount << ship_at)
+            child[COLUMNS + k] -= amount << at
             if q == 0:
                 child[1] = 1
-            settled, drops, taking, roomy = settle(child, after, q, contested)
-            out.append(Step((LOAD, k, i, amount), powers.load(amount, first), powers.load_doubloons, settled, drops, taking, roomy))
+            settled, drops, taken = self.settle(child, after, q, contested)  # (a method called so, not a bound method kept: compiled, a direct call)
+            out.append(Step(move, load_vp[amount], load_doubloons, settled, drops, taken))
         wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)
-        for move, left, wharf_after, small_after, loaded_after, vp, money in self.private_moves(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
+        for private, shipped in self._private_steps(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
+            move, _, wharf_after, small_after, loaded_after, vp, money = private
             child = list(state)
-            child[base : base + kinds_n] = left
-            child[2] = state[2] | bit if wharf_after else state[2]
-            child[3] = state[3] | bit if small_after else state[3]
+            for k, barrels in shipped:
+                child[COLUMNS + k] -= barrels
+            if wharf_after:
+                child[2] |= bit
+            if small_after:
+                child[3] |= bit
             if q == 0 and loaded_after:
                 child[1] = 1
-            settled, drops, taking, roomy = settle(child, after, q, contested, ships)
-            out.append(Step(move, vp, money, settled, drops, taking, roomy))
+            settled, drops, taken = self.settle(child, after, q, contested, ships)
+            out.append(Step(move, vp, money, settled, drops, taken))
         return out
 
-    def ships_taking_kinds(self, state: Sequence[int]) -> Cargo:
-        """What the cargo ships of `state` take (`Cargo`: the engine's `loadable`), read once for
-        each load of the ships."""
-        cargo = tuple(state[HEAD : self.goods_at])
-        return self._cargo.get(cargo) or self._read_cargo(cargo)
+    def _private_steps(self, q: int, have: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]:
+        """`private_moves` of the decider `q`, each with what it takes from their columns: (kind,
+        barrels shifted to their place in the column), for each kind it ships."""
+        table_key = (q, have, wharf_used, small_used, loaded)
+        hit = self._packed_private.get(table_key)
+        if hit is None:
+            at = self.at[q]
+            hit = self._packed_private[table_key] = [
+                (private, tuple([(k, held - left << at) for k, (held, left) in enumerate(zip(have, private[1], strict=True)) if held != left]))
+                for private in self.private_moves(q, have, wharf_used, small_used, loaded)
+            ]
+        return hit
 
-    def _read_cargo(self, cargo: State) -> Cargo:
-        """What ships with `cargo` aboard (kinds, then counts) take, remembered."""
-        hit = self._cargo[cargo] = Cargo.read(self.sizes, cargo, self._kinds_n)
+    def ships_taking_kinds(self, ships: int) -> Cargo:
+        """What the cargo ships packed in `ships` take (`Cargo`: the engine's `loadable`), read
+        once for each load of the ships."""
+        return self._cargo.get(ships) or self._read_cargo(ships)
+
+    def _read_cargo(self, ships: int) -> Cargo:
+        """What the ships packed in `ships` take, remembered."""
+        bits = self.ship_bits
+        field = (1 << bits) - 1
+        kinds = tuple([(ships >> at + bits & field) - 1 for at in self._ship_at])
+        counts = tuple([ships >> at & field for at in self._ship_at])
+        hit = self._cargo[ships] = Cargo.read(self.sizes, tuple([None if kind < 0 else kind for kind in kinds]), counts, self._kinds_n, bits)
         return hit
 
     def roomy(self, state: Sequence[int], ships: Cargo) -> int:
@@ -313,17 +378,12 @@ class CaptainPhase:
         on a ship with room for theirs besides: see the module)."""
         if not ships.placed or not self._roomy_matters:
             return 0
-        at, kinds_n = self.goods_at, self._kinds_n
+        ones, top, low = self._ones, self._top, self.low
         mask = 0
         for k, _, room in ships.placed:
-            if sum(state[at + k :: kinds_n]) <= room:
+            if state[COLUMNS + k] * ones >> top & low <= room:
                 mask |= 1 << k
         return mask
-
-    def _contested(self, ships: Cargo, roomy: int) -> tuple[int, ...]:
-        """The kinds a cargo ship can take (`ships`) that are contested: all of them, unless
-        `Reductions.independent`: those that are not roomy (`roomy`: their bit mask)."""
-        return ships.contested(roomy) if roomy and self._independent else ships.live
 
     # --- the players who dropped out ---------------------------------------------------------
 
@@ -337,29 +397,14 @@ class CaptainPhase:
         return self.tails.options(key)
 
     def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[PrivateMove]:
-        """Player `p`'s moves on their wharf and small wharf, holding `goods` (`loaded`: they have
-        loaded in this phase): (move, barrels after, wharf used, small wharf used, loaded, VP,
-        doubloons). The decider's, among their other moves, and a dropped-out player's tail.
-        The rules' own list (`captain_rules.private_moves`), made a table of the position, each
-        entry made once (a small wharf's shipments are many, and the same barrels come back in
-        many states)."""
-        table_key = (p, goods, wharf_used, small_used, loaded)
-        hit = self._private.get(table_key)
-        if hit is None:
-            hit = self._private[table_key] = private_moves(self.shippers[p], goods, wharf_used, small_used, loaded, p == 0 and not loaded)
-        return hit
+        """Player `p`'s moves on their wharf and small wharf (`OwnMoves.private_moves`)."""
+        return self.own.private_moves(p, goods, wharf_used, small_used, loaded)
 
     # --- storage, ships, words --------------------------------------------------------------
 
     def keep(self, p: int, goods: Goods) -> Goods:
         """What player `p` keeps holding `goods` at the end: the engine's `preferred_keep`."""
-        hit = self._keeps.get((p, goods))
-        if hit is None:
-            powers = self.shippers[p]
-            held = {good: n for good, n in zip(self.kinds, goods, strict=True) if n}
-            kept = preferred_keep(held, powers.store_kinds, powers.store_barrels, self.rules)
-            hit = self._keeps[(p, goods)] = tuple(kept.get(good, 0) for good in self.kinds)
-        return hit
+        return self.own.keep(p, goods)
 
     def unloaded(self, kinds: Sequence[int | None], counts: Sequence[int]) -> tuple[tuple[int | None, int], ...]:
         """The cargo ships after the phase: the engine's `Captain.unload` empties the full ones."""

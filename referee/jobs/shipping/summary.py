@@ -94,8 +94,10 @@ def ship(
     to decide. `forced`: whether the phase has one outcome, when the caller knows it (from the
     outcome list). `reductions`: those of the search (the answer is the same without them).
     `progress`: called now and then during the search with the states valued so far."""
-    phase = CaptainPhase(position, reductions)
-    with quiet_search():  # the collector stays off until the search's tables are freed
+    # The collector stays off for the whole answer: the search makes no cycles, and its tables
+    # are freed as soon as they are dropped, before the collector could walk them.
+    with quiet_search():
+        phase = CaptainPhase(position, reductions)
         valuation = Valuation(phase, 0 if asker is None else asker, progress)
         top = valuation.root_values()
         n = phase.n
@@ -103,17 +105,18 @@ def ship(
         narrow = all(top[p] == top[n + p] for p in range(n))  # each player's fewest VP are their most
         play = _ExpectedPlay(phase, valuation)
         assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
-        states, asked = valuation.states, valuation.asker
-        del valuation
-    if forced is None:
-        forced = narrow and _at_most_one_end(CaptainPhase(position, PLAIN))
+        states, asked, doubloons = valuation.states, valuation.asker, phase.doubloons
+        del valuation, phase
+        play.release()
+        if forced is None:
+            forced = narrow and _at_most_one_end(CaptainPhase(position, PLAIN))
     if asker is None:
         choices = play.decisions[0] if play.decisions else None
         best = None
     else:
         choices = next((d for d in play.decisions if d.player == asker), None)
         best = choices.moves[0] if choices is not None else None
-    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, asked, best, states, phase.doubloons)
+    return Answer(position, forced, vp, play.outcome, tuple(play.moves), choices, asked, best, states, doubloons)
 
 
 def _at_most_one_end(phase: CaptainPhase) -> bool:
@@ -158,6 +161,10 @@ class _ExpectedPlay:
         kinds, counts = phase.cargo(state)
         ships = phase.unloaded(kinds, [held + more for held, more in zip(counts, self.loaded, strict=True)])
         self.outcome = outcome(phase, (ships, tuple(zip(self.vp, self.goods, self.money, strict=True))))
+
+    def release(self) -> None:
+        """Let go of the phase and its valuation (the moves, decisions and outcome stay)."""
+        del self.phase, self.valuation
 
     def _tails(self, decider: int) -> None:
         """The dropped-out players whose turn comes before the decider's (all of them, at the

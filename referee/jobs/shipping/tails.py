@@ -19,38 +19,44 @@ turn), so the VP they are guaranteed there, whatever the others do, is the most 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from referee.engine.captain_rules import PrivateMove, Shipper, private_moves
+from referee.engine.phases.captain import preferred_keep
 from referee.jobs.shipping.compact import LOAD, Goods, Move, replaced
 
 if TYPE_CHECKING:
-    from referee.jobs.shipping.phase import CaptainPhase
+    from referee.rulesets.rules import Rules
 
 Places = tuple[int, ...]  # for each kind: the cargo ship that takes the player's barrels of it (-1: none)
 TailKey = tuple[int, Goods, bool, bool, bool, Places]  # player, barrels, wharf used, small wharf used, loaded, places
 TailMove = tuple[Move, "TailKey", int, int]  # a move, the tail after it, the VP and doubloons it earns
 
 
-@dataclass(frozen=True, slots=True)
 class TailEnd:
     """One way a tail can end: VP and doubloons gained, the barrels left and how many of them
-    storage keeps, and the moves (in order) that lead there."""
+    storage keeps, and the moves (in order) that lead there. (Plain classes here, read only by
+    convention: compiled, a frozen dataclass is made through Python's protocol, at many a tail.)"""
 
-    vp: int
-    doubloons: int
-    goods: Goods
-    kept: int
-    moves: tuple[Move, ...]
+    __slots__ = ("doubloons", "goods", "kept", "moves", "vp")
+
+    def __init__(self, vp: int, doubloons: int, goods: Goods, kept: int, moves: tuple[Move, ...]) -> None:
+        self.vp = vp
+        self.doubloons = doubloons
+        self.goods = goods
+        self.kept = kept
+        self.moves = moves
 
 
-@dataclass(frozen=True, slots=True)
 class Tail:
     """A tail's fewest and most VP, and its expected end (see the module)."""
 
-    worst: int
-    best: int
-    expected: TailEnd
+    __slots__ = ("best", "expected", "worst")
+
+    def __init__(self, worst: int, best: int, expected: TailEnd) -> None:
+        self.worst = worst
+        self.best = best
+        self.expected = expected
 
     @property
     def guaranteed(self) -> int:
@@ -59,11 +65,46 @@ class Tail:
         return self.best
 
 
+class OwnMoves:
+    """What each player does on their own: their moves on their wharf and small wharf, and what
+    storage keeps for them at the end; the rules' own (`captain_rules.private_moves`,
+    `preferred_keep`), made tables of the position. (Holding nothing of the phase, it lets the
+    phase's tables be freed as soon as the search is done, with no cycle for Python's collector
+    to find.)"""
+
+    def __init__(self, shippers: tuple[Shipper, ...], kinds: tuple[str, ...], rules: Rules) -> None:
+        self.shippers, self.kinds, self.rules = shippers, kinds, rules
+        self._private: dict[tuple[int, Goods, bool, bool, bool], list[PrivateMove]] = {}  # by `private_moves`'s arguments
+        self._keeps: dict[tuple[int, Goods], Goods] = {}
+
+    def private_moves(self, p: int, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[PrivateMove]:
+        """Player `p`'s moves on their wharf and small wharf, holding `goods` (`loaded`: they have
+        loaded in this phase): (move, barrels after, wharf used, small wharf used, loaded, VP,
+        doubloons). The decider's, among their other moves, and a dropped-out player's tail;
+        each entry made once (a small wharf's shipments are many, and the same barrels come back
+        in many states)."""
+        table_key = (p, goods, wharf_used, small_used, loaded)
+        hit = self._private.get(table_key)
+        if hit is None:
+            hit = self._private[table_key] = private_moves(self.shippers[p], goods, wharf_used, small_used, loaded, p == 0 and not loaded)
+        return hit
+
+    def keep(self, p: int, goods: Goods) -> Goods:
+        """What player `p` keeps holding `goods` at the end: the engine's `preferred_keep`."""
+        hit = self._keeps.get((p, goods))
+        if hit is None:
+            powers = self.shippers[p]
+            held = {good: n for good, n in zip(self.kinds, goods, strict=True) if n}
+            kept = preferred_keep(held, powers.store_kinds, powers.store_barrels, self.rules)
+            hit = self._keeps[(p, goods)] = tuple(kept.get(good, 0) for good in self.kinds)
+        return hit
+
+
 class Tails:
     """The tails of one phase, each settled once (remembered by key)."""
 
-    def __init__(self, phase: CaptainPhase) -> None:
-        self.phase = phase
+    def __init__(self, own: OwnMoves) -> None:
+        self.own = own
         self._tails: dict[TailKey, Tail] = {}
         self._moves: dict[TailKey, list[TailMove]] = {}
 
@@ -86,7 +127,7 @@ class Tails:
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
-        return TailEnd(0, 0, goods, sum(self.phase.keep(p, goods)), ())
+        return TailEnd(0, 0, goods, sum(self.own.keep(p, goods)), ())
 
     def options(self, key: TailKey) -> list[tuple[Move | None, Tail]]:
         """The first decision of the tail from `key`: each move (None: stopping, for a player who
@@ -112,7 +153,7 @@ class Tails:
         if hit is not None:
             return hit
         p, goods, wharf_used, small_used, loaded, places = key
-        powers = self.phase.shippers[p]
+        powers = self.own.shippers[p]
         out: list[TailMove] = []
         if must_load(key):
             for k, ship in enumerate(places):
@@ -120,7 +161,7 @@ class Tails:
                     vp = powers.load(goods[k], p == 0 and not loaded)
                     after = _without(goods, places, k, 0)
                     out.append(((LOAD, k, ship, goods[k]), (p, after[0], wharf_used, small_used, True, after[1]), vp, powers.load_doubloons))
-        for move, left, wharf_after, small_after, loaded_after, vp_after, money in self.phase.private_moves(p, goods, wharf_used, small_used, loaded):
+        for move, left, wharf_after, small_after, loaded_after, vp_after, money in self.own.private_moves(p, goods, wharf_used, small_used, loaded):
             kept_places = tuple(-1 if not left[k] else ship for k, ship in enumerate(places))
             out.append((move, (p, left, wharf_after, small_after, loaded_after, kept_places), vp_after, money))
         self._moves[key] = out
@@ -137,7 +178,7 @@ class Tails:
 
     def _walk(self, key: TailKey, vp: int, money: int, moves: tuple[Move, ...], ends: dict[tuple[int, int, Goods], TailEnd]) -> None:
         p, goods = key[0], key[1]
-        ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.phase.keep(p, goods)), moves))
+        ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.own.keep(p, goods)), moves))
         for move, after, gained, paid in self.moves(key):
             self._walk(after, vp + gained, money + paid, (*moves, move), ends)
 

@@ -29,17 +29,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Final
 
-from referee.jobs.shipping.phase import CaptainPhase, Key, Shift, State, Step, TailKey
+from referee.jobs.shipping.compact import VALUE_BITS
+from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, Step, TailKey
 from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
 Blocks = tuple[int, int, int, int, int]  # the same values as the search keeps them: worst, best, expected VP, barrels kept, guaranteed VP; a block each
-BLOCKS = 5
-PROGRESS_EVERY = 1024  # states valued between two calls of a search's `progress`
-WIDTH = 10  # bits of one player's value in a block: the top one a guard (values under 512: VP and barrels of one phase)
-LOW = (1 << (WIDTH - 1)) - 1  # a value's bits below its guard
-NOTHING: Blocks = (0, 0, 0, 0, 0)
+BLOCKS: Final = 5
+PROGRESS_EVERY: Final = 1024  # states valued between two calls of a search's `progress`
+WIDTH: Final = VALUE_BITS  # bits of one player's value in a block: the top one a guard (values under 512: VP and barrels of one phase)
+LOW: Final = (1 << (VALUE_BITS - 1)) - 1  # a value's bits below its guard
+NOTHING: Final[Blocks] = (0, 0, 0, 0, 0)
 
 
 class Valuation:
@@ -60,35 +62,28 @@ class Valuation:
         # by the state's key (packed: `keys`), less its shift; the only table that grows with the
         # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
         self.memo: dict[Key, Blocks] = {}
+        self.keys = phase.keys
         self._tails: dict[TailKey, Blocks] = {}  # each tail's worst, best, expected VP, barrels kept and guaranteed VP, in its player's place
-        self._shifts: dict[Shift, int] = {}  # a shift as a block
         with quiet_search():
-            self.value(phase.root, phase.root_key, phase.root_shift)
+            self.value(phase.root, phase.root_room, phase.root_key, phase.root_shift)
 
     @property
     def states(self) -> int:
         """How many states were valued."""
         return len(self.memo)
 
-    def shift(self, shift: Shift) -> int:
-        """A state's shift (VP by player) as a block, to add to the VP blocks."""
-        hit = self._shifts.get(shift)
-        if hit is None:
-            hit = self._shifts[shift] = sum(vp << self.at[p] for p, vp in enumerate(shift))
-        return hit
-
-    def value(self, state: State, key: Key, shift: Shift | None) -> Blocks:
-        """The values of `state`, whose memo key and shift are `key` and `shift` (see the module)."""
+    def value(self, state: State, room: Room, key: Key, shift: Shift) -> Blocks:
+        """The values of `state` (what its ships take: `room`), whose memo key and shift are
+        `key` and `shift` (see the module; the shift is a block already: `keys` packs it so)."""
         if state[0] == -1:
             return NOTHING
         hit = self.memo.get(key)
         if hit is not None:
-            if shift is None:
+            if not shift:
                 return hit
-            more = self.shift(shift)
-            return hit[0] + more, hit[1] + more, hit[2] + more, hit[3], hit[4] + more
+            return hit[0] + shift, hit[1] + shift, hit[2] + shift, hit[3], hit[4] + shift
         decider: int = state[0]
-        steps = self.phase.steps(state)
+        steps = self.phase.steps(state, room)
         first = self.after(steps[0], decider)  # a decider must load: there is a move
         result: Blocks
         if len(steps) == 1:  # one move (common): its values are the state's
@@ -126,11 +121,10 @@ class Valuation:
                     rank, asked, expected, kept = move_rank, move_asked, values[2], values[3]
             result = (worst, best, expected, kept, (guaranteed & ~own) | (mine & own))
         memo = self.memo
-        if shift is None:
+        if not shift:
             memo[key] = result
         else:
-            less = self.shift(shift)
-            memo[key] = (result[0] - less, result[1] - less, result[2] - less, result[3], result[4] - less)
+            memo[key] = (result[0] - shift, result[1] - shift, result[2] - shift, result[3], result[4] - shift)
         if self.progress is not None and not len(memo) % PROGRESS_EVERY:
             self.progress(len(memo))
         return result
@@ -139,7 +133,11 @@ class Valuation:
         """The values of a move: the child's, plus what the move earned the decider, plus the
         tails of the players who dropped out with it."""
         child = step.child
-        values = NOTHING if child[0] == -1 else self.value(child, *self.phase.keys.key(child, step.ships, step.roomy))
+        if child[0] == -1:
+            values = NOTHING
+        else:
+            key, shift = self.keys.key(child, step.room)  # (not unpacked into the call: compiled, that would be a call by Python's protocol)
+            values = self.value(child, step.room, key, shift)
         vp = step.vp << self.at[decider]
         worst, best, expected, kept, guaranteed = values
         worst += vp
@@ -198,7 +196,7 @@ class Valuation:
     def root_values(self) -> Values:
         """The values of the whole phase, from the position: the root's, plus the VP the phase
         gave at its start (union halls) and the tails of the players out from the start."""
-        worst, best, expected, kept, guaranteed = self.value(self.phase.root, self.phase.root_key, self.phase.root_shift)
+        worst, best, expected, kept, guaranteed = self.value(self.phase.root, self.phase.root_room, self.phase.root_key, self.phase.root_shift)
         start = sum(vp << self.at[p] for p, vp in enumerate(self.phase.start_vp))  # all but the barrels kept
         worst, best, expected, guaranteed = worst + start, best + start, expected + start, guaranteed + start
         for p, key in self.phase.root_drops:
