@@ -37,7 +37,7 @@ COMMANDS = {
     "schema game-log": ["schema", "game-log"],
     "rules base": ["rules", "base"],
     "--help": ["--help"],
-    "validate --help": ["validate", "--help"],
+    **{f"{command} --help": [command, "--help"] for command in ("validate", "score", "ship", "next", "rules", "schema", "play", "serve")},  # each command's own help
 }
 RUNS = 20
 
