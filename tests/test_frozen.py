@@ -1,5 +1,5 @@
 """The frozen values whose methods are written once (`referee.moves.frozen`) instead of generated
-by `dataclass` at every start (issue 30: about 2 million instructions a class, paid by every
+by `dataclass` at every start (issue 30: about 3.5 million instructions a class, paid by every
 command): the moves, a shipping position's records, `referee ship`'s request. Each behaves as
 the frozen, slotted dataclass it stands for: the same fields, `__init__`, repr, equality,
 hashing, `match` and pickling (the worker processes), and it cannot be changed. The reference

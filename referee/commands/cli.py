@@ -30,7 +30,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,  # --install-completion, --show-completion
     pretty_exceptions_enable=False,
-    # rich's markup, not its markdown (markdown-it and pygments: half the start-up of a command's
+    # rich's markup, not its markdown (markdown-it and pygments: a third of the start-up of a command's
     # help); the commands' docstrings are turned into that markup by `_command`
     rich_markup_mode="rich",
 )
