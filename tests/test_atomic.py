@@ -203,3 +203,17 @@ def test_a_refused_move_with_guests_leaves_the_game_as_it_was(guests: tuple[str,
     assert state(game) == before and game.boards[0] is anna  # the same objects, as they were
     game.play(0, Build(building="small-market"), (start,))  # accepted: the guest moved and the market is built
     assert anna.manned[start] == 1 and anna.buildings["guest-house"] == 1 and "small-market" in anna.buildings
+
+
+def test_a_phase_whose_passes_ask_or_change_something_says_so() -> None:
+    """A phase of turns whose pass may be refused, or changes the board of the player left out
+    (the mayor's forced arrangement), is `forced`: in the others a pass, written or left out,
+    is neither checked nor made, so they must keep the pass of every phase (always allowed,
+    changing nothing)."""
+    from referee.engine.phases import PHASES, TurnPhase
+
+    turns = [phase for phase in PHASES.values() if issubclass(phase, TurnPhase)]
+    assert len(turns) >= 4
+    for phase in turns:
+        own = [name for name in ("may_pass", "check_pass", "refused_pass", "skip") if getattr(phase, name) is not getattr(TurnPhase, name)]
+        assert phase.forced == bool(own), (phase.__name__, own)

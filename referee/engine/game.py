@@ -8,14 +8,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
-from referee.engine.selection import selection_problems
-from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
+from referee.engine.selection import SelectionProblem, selection_problems
+from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard, tally
 from referee.moves.clauses import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
 from referee.wording import count, listing
@@ -35,25 +36,27 @@ class Game:
         self.rules = rules
         self.setup = setup = rules.players(n)
         self.n = n
-        self.boards = [Board(name=name, doubloons=setup.doubloons) for name in players]
-        self.deck: Counter[str] = Counter({good.id: max(0, good.plantations - setup.plantations_removed) for good in rules.model.goods})
-        for board, kind in zip(self.boards, setup.starting_plantations, strict=True):
-            board.island[kind] = 1
-            self.deck[kind] -= 1
+        start = _start(rules, n)
+        self.boards = [Board(name=name, doubloons=setup.doubloons, island={kind: 1}) for name, kind in zip(players, setup.starting_plantations, strict=True)]
+        self.deck: Counter[str] = Counter(start.deck)
         self.discards: Counter[str] = Counter()
         self.face_up: list[str] = []
         self.quarries = rules.quarry.count if setup.quarries is None else setup.quarries
-        self.goods_supply = {good.id: max(0, good.barrels - setup.barrels_removed) for good in rules.model.goods}
+        self.goods_supply = dict(start.goods_supply)
         self.colonist_supply = setup.colonists
         self.colonist_ship = setup.ship_colonists
         self.vp_chips = setup.vp_chips
-        self.buildings_left = {b.id: rules.copies(b, n) for b in rules.buildings}
-        self.in_game = {b.id for b in rules.buildings}
+        self.buildings_left = dict(start.buildings_left)
+        self.in_game = start.in_game  # never changed once set: clones share it
         if rules.model.selection is not None and buildings is not None:
             self._select(buildings)
         self.trading_house: list[str] = []
         self.ships = [CargoShip(size) for size in setup.cargo_ships]
-        self.role_cards = [RoleCard(role) for role, copies in setup.roles.items() for _ in range(copies)]
+        self.role_cards = [RoleCard(role) for role in start.role_cards]
+        self.orders = start.orders
+        self.roles_per_round = n * setup.roles_per_player
+        self.phase_timing = rules.model.end.timing == "phase"  # the game ends with a phase (1897), else with the round
+        self.libraries = bool(rules.power_pairs.get("privilege.double"))  # has the ruleset a building that doubles a privilege?
         self.governor = 0
         self.round = 1
         self.library_round: dict[int, int] = {}  # the round in which each player's once-a-round library worked
@@ -118,20 +121,42 @@ class Game:
 
     def choose_role(self, p: int, role: str, doubloons: int | None = None) -> None:
         """Player `p` takes role card `role` (with `doubloons` on it, when written) and its phase starts."""
+        chosen: RoleCard | None = None
+        if not self.over and self.phase is None and p == (self.governor + self.picks) % self.n:  # `chooser`
+            # one pass over the table for the card taken (the card of the role with the most
+            # doubloons, the first of them; or the first with those written): asked at every phase
+            for card in self.role_cards:
+                if card.role == role and card.taken_by is None:  # `open_card`
+                    if doubloons is None:
+                        if chosen is None or card.doubloons > chosen.doubloons:
+                            chosen = card
+                    elif card.doubloons == doubloons:
+                        chosen = card
+                        break
+        if chosen is None:
+            raise self._refused_role(p, role, doubloons)
+        chosen.taken_by = p
+        self.boards[p].doubloons += chosen.doubloons
+        chosen.doubloons = 0
+        self.phase = phase = PHASES[role](self, p)
+        phase.start()
+
+    def _refused_role(self, p: int, role: str, doubloons: int | None) -> RuleViolation:
+        """Why `choose_role` refuses `role` (with `doubloons`) to `p`: the first rule it breaks."""
         if self.over:
-            raise self._over()
+            return self._over()
         if self.phase is not None:  # pragma: no cover - the replay finishes each phase first
-            raise RuleViolation("phase.unfinished", f"the {self.name_of(self.phase.role)} phase is not finished")
+            return RuleViolation("phase.unfinished", f"the {self.name_of(self.phase.role)} phase is not finished")
         rules = self.rules
         if p != self.chooser:
-            raise RuleViolation(
+            return RuleViolation(
                 "role.not-your-turn",
                 f"it is {self.who(self.chooser)}'s turn to choose a role, not {self.who(p)}'s "
                 f"(round {self.round}, {rules.terms.governor} {self.who(self.governor)})",
             )
         cards = [c for c in self.role_cards if c.role == role]
         if not cards:
-            raise RuleViolation(
+            return RuleViolation(
                 "role.not-in-play",
                 f"the {self.name_of(role)} is not in play with {self.n} players; {self.who(p)} may choose "
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
@@ -139,27 +164,16 @@ class Game:
         free = [c for c in cards if open_card(c)]
         if not free:
             taker = self.who(cards[0].taken_by) if cards[0].taken_by is not None else "?"
-            raise RuleViolation(
+            return RuleViolation(
                 "role.taken",
                 f"the {self.name_of(role)} was already chosen this round (by {taker}); {self.who(p)} may choose "
                 f"{listing([self.name_of(r) for r in self.available_roles()], 'or')}",
             )
-        if doubloons is None:
-            card = max(free, key=lambda c: c.doubloons)
-        else:
-            matching = [c for c in free if c.doubloons == doubloons]
-            if not matching:
-                on = " or ".join(str(c.doubloons) for c in free)
-                raise RuleViolation(
-                    "role.doubloons",
-                    f"the {self.name_of(role)} {rules.terms.role_card} carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
-                )
-            card = matching[0]
-        card.taken_by = p
-        self.boards[p].doubloons += card.doubloons
-        card.doubloons = 0
-        self.phase = PHASES[role](self, p)
-        self.phase.start()
+        on = " or ".join(str(c.doubloons) for c in free)  # no free card carries the doubloons written
+        return RuleViolation(
+            "role.doubloons",
+            f"the {self.name_of(role)} {rules.terms.role_card} carries {on} {rules.terms.doubloon[1] if on != '1' else rules.terms.doubloon[0]}, not {doubloons}",
+        )
 
     def privilege_doubled(self, p: int) -> bool:
         """Does the privilege of `p`, who takes a role now, count twice (a library)? Where the
@@ -176,14 +190,12 @@ class Game:
 
     def _select(self, chosen: list[str]) -> None:
         """The violet buildings chosen before the game: every space filled, by cost (Expansion I)."""
-        problems = selection_problems(self.rules, chosen, complete=True)
-        if problems:
-            raise RuleViolation("setup.buildings", problems[0].message, item=problems[0].item)
-        seen = set(chosen)
-        for b in self.rules.buildings:
-            if b.kind.endswith("violet") and b.id not in seen:
-                self.in_game.discard(b.id)
-                self.buildings_left[b.id] = 0
+        problem, left_out = _selection(self.rules, tuple(chosen))
+        if problem is not None:
+            raise RuleViolation("setup.buildings", problem.message, item=problem.item)
+        self.in_game = self.in_game - left_out
+        for ident in left_out:
+            self.buildings_left[ident] = 0
 
     def play(self, p: int, move: AnyMove, guests: tuple[str, ...] = ()) -> None:
         """Player `p` makes `move` in the current phase (after moving guest-house colonists).
@@ -276,11 +288,10 @@ class Game:
         phase.finish(reveal, keep)
         self.phase = None
         self.picks += 1
-        round_done = self.picks >= self.n * self.setup.roles_per_player
-        if self.rules.model.end.timing == "phase" and self._phase_ends_game(phase.role):
+        if self.triggers and self.phase_timing and self._phase_ends_game(phase.role):
             self.over = True
             self.ended_round, self.ended_phase = self.round, phase.role
-        if round_done:
+        if self.picks >= self.roles_per_round:
             self._end_round()
 
     def _phase_ends_game(self, role: str) -> bool:
@@ -292,16 +303,17 @@ class Game:
         """Will the game be over once the current phase ends? (Its last face-up row is then moot.)"""
         if not self.triggers:
             return False
-        if self.rules.model.end.timing == "phase" and self.phase is not None:
+        if self.phase_timing and self.phase is not None:
             return self._phase_ends_game(self.phase.role)
-        return self.picks + 1 >= self.n * self.setup.roles_per_player
+        return self.picks + 1 >= self.roles_per_round
 
     def _end_round(self) -> None:
+        money = self.rules.model.role_money
         for card in self.role_cards:
             if card.taken_by is None:
-                card.doubloons += self.rules.model.role_money
+                card.doubloons += money
             card.taken_by = None
-        if self.triggers and not self.over and self.rules.model.end.timing == "round":
+        if self.triggers and not self.over and not self.phase_timing:
             self.over = True
             self.ended_round = self.round
         self.picks = 0
@@ -354,7 +366,9 @@ class Game:
         need = self.setup.face_up
         deck_total = sum(self.deck.values())
         discards = self.discards if discards is None else discards
-        drawn = Counter(tiles)
+        drawn: dict[str, int] = {}  # `Counter(tiles)`, counted here (a Counter is made in calls of Python)
+        for tile in tiles:
+            drawn[tile] = drawn.get(tile, 0) + 1
         what = "the setup's face-up row" if first else "the reveal"
         rule = "setup.plantations" if first else "settler.reveal"
         if deck_total >= need:
@@ -363,7 +377,7 @@ class Game:
             short = [k for k, c in drawn.items() if c > self.deck[k]]
             if short:
                 raise RuleViolation(rule, f"{what} names {self._tiles(drawn, short)}, but the {self.rules.terms.stacks} hold{'s' if self.rules.terms.stacks == 'bag' else ''} only {self._stack(self.deck)}")
-            deck = self.deck - drawn
+            deck = _less(self.deck, drawn)
         else:
             avail = deck_total + sum(discards.values())
             expected = min(need, avail)
@@ -372,8 +386,8 @@ class Game:
                     rule,
                     f"{what} must name {count(expected, self.rules.terms.plantation)} (the {self.rules.terms.stacks} {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
                 )
-            rest = drawn - self.deck
-            missing = self.deck - drawn
+            rest = tally(drawn) - self.deck
+            missing = self.deck - tally(drawn)
             if missing:
                 raise RuleViolation(
                     rule,
@@ -385,12 +399,60 @@ class Game:
             deck, discards = discards - rest, Counter()
         self.deck, self.discards, self.face_up = deck, discards, list(tiles)
 
-    def _tiles(self, counts: Counter[str], kinds: list[str]) -> str:
+    def _tiles(self, counts: Mapping[str, int], kinds: list[str]) -> str:
         return listing([f"{counts[k]} {self.name_of(k)}" for k in kinds], "and")
 
     def _stack(self, counts: Counter[str]) -> str:
         items = [f"{c} {self.name_of(k)}" for k, c in counts.items() if c > 0]
         return listing(items, "and") if items else "none"
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """What every game of a ruleset and a number of players starts with, before its face-up
+    row and selection: worked out once (a batch replays thousands of games of a few kinds),
+    copied into each game."""
+
+    deck: dict[str, int]  # the face-down plantations, the starting ones taken out
+    goods_supply: dict[str, int]
+    buildings_left: dict[str, int]
+    in_game: frozenset[str]  # every building (a selection takes the violet ones out)
+    role_cards: tuple[str, ...]  # the role of each card, in the order of the table
+    orders: tuple[tuple[int, ...], ...]  # the turn order of a phase, clockwise from each chooser
+
+
+@lru_cache(maxsize=64)
+def _start(rules: Rules, n: int) -> _Start:
+    """The start of a game of `n` players with `rules` (`_Start`)."""
+    setup = rules.players(n)
+    deck = Counter({good.id: max(0, good.plantations - setup.plantations_removed) for good in rules.model.goods})
+    for kind in setup.starting_plantations:
+        deck[kind] -= 1
+    return _Start(
+        deck=dict(deck),
+        goods_supply={good.id: max(0, good.barrels - setup.barrels_removed) for good in rules.model.goods},
+        buildings_left={b.id: rules.copies(b, n) for b in rules.buildings},
+        in_game=frozenset(b.id for b in rules.buildings),
+        role_cards=tuple(role for role, copies in setup.roles.items() for _ in range(copies)),
+        orders=tuple((*range(chooser, n), *range(chooser)) for chooser in range(n)),
+    )
+
+
+@lru_cache(maxsize=256)
+def _selection(rules: Rules, chosen: tuple[str, ...]) -> tuple[SelectionProblem | None, frozenset[str]]:
+    """The first problem of a selection of violet buildings (None: it fills every space), and
+    the violet buildings it leaves out of the game; worked out once for each selection."""
+    problems = selection_problems(rules, chosen, complete=True)
+    seen = set(chosen)
+    return (problems[0] if problems else None), frozenset(b.id for b in rules.buildings if b.kind.endswith("violet") and b.id not in seen)
+
+
+def _less(counts: Counter[str], taken: Mapping[str, int]) -> Counter[str]:
+    """`counts - Counter(taken)`, as Counter's `-` gives it (taken holds positive counts): the
+    positive counts left, in the order of `counts`; without its lookups of a kind `taken` lacks
+    (each a call of Counter's `__missing__`): asked at every reveal."""
+    get = taken.get
+    return tally({kind: n - get(kind, 0) for kind, n in counts.items() if n - get(kind, 0) > 0})
 
 
 def open_card(card: RoleCard) -> bool:

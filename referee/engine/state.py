@@ -6,6 +6,8 @@ prints. Plain slotted dataclasses keep replay fast (tens of thousands of moves p
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -30,6 +32,15 @@ if TYPE_CHECKING:
 
 # End conditions (the game ends at the end of the round, or phase, in which one occurs).
 COLONISTS, CITY, VP = "colonists", "city", "vp"
+
+
+def tally(counts: Mapping[str, int]) -> Counter[str]:
+    """A Counter of tiles holding `counts`, in their order, as `Counter(counts)` makes it but
+    without its check that `counts` is a mapping (by the abstract class: calls of Python, at
+    every reveal)."""
+    made: Counter[str] = Counter()
+    dict.update(made, counts)
+    return made
 
 
 @dataclass(slots=True)

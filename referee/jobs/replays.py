@@ -58,9 +58,15 @@ def replay(record: GameRecord) -> Replay:
             where = entry.doubloons_location if exc.rule == "role.doubloons" and entry.doubloons_location else entry.location
             return Replay(record, game, exc.diagnostic(where), False, None, applied)  # the sentence names the roles open
         applied += 1
+        phase = game.phase  # the phase's own `play` for a move without guests: the game's checks nothing more (a phase is under way)
+        assert phase is not None
+        phase_play = phase.play
         for move in entry.moves:
             try:
-                play(move.player, move.move, move.guests)
+                if move.guests:
+                    play(move.player, move.move, move.guests)
+                else:
+                    phase_play(move.player, move.move)
             except RuleViolation as exc:
                 early = _written_early(exc, game, entry, move)
                 return Replay(record, game, (early or _legal_here(exc, game, move.player)).diagnostic(move.location), False, None, applied)

@@ -26,8 +26,8 @@ class Phase:
         self.game = game
         self.rules = game.rules
         self.chooser = chooser
-        self.doubled = game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
-        self.order = [*range(chooser, game.n), *range(chooser)]  # clockwise from the chooser
+        self.doubled = game.libraries and game.privilege_doubled(chooser)  # the chooser's privilege counts twice (a library)
+        self.order: tuple[int, ...] = game.orders[chooser]  # clockwise from the chooser
 
     def clone(self, game: Game) -> Phase:
         """A copy of this phase bound to `game` (a clone of its game)."""
@@ -131,27 +131,33 @@ class TurnPhase(Phase):
     """One turn each, clockwise from the chooser; a player left out of `moves` passes."""
 
     closes = False  # can the phase close before every turn is taken (`closed`)? If not, `closed` is not asked at every move
+    # may a player be refused a pass, or does a pass change anything (`may_pass`, `skip`: the
+    # mayor's forced arrangement)? If not, a pass, or a player left out, asks and does nothing
+    forced = False
 
     def __init__(self, game: Game, chooser: int) -> None:
         super().__init__(game, chooser)
         self.pos = 0  # index in `order` of the player whose turn it is
-        self.order = self.order + self.extra_turns()
         self.passed_by: dict[int, int] = {}  # a player left out, passed by the later player's move (replaced, never changed: clones share it)
-
-    def extra_turns(self) -> list[int]:
-        """Turns after everyone's (a library's second settler pick)."""
-        return []
 
     def play(self, p: int, move: AnyMove) -> None:
         # `check_play` then `_take_turn`; the replay's most frequent move (the player whose turn
         # it is, in an open phase) skips the search for the turn and the passes before it
-        pos = self.pos
-        if pos < len(self.order) and self.order[pos] == p and not (self.closes and self.closed()):
-            index = pos  # the usual move: the player whose turn it is, no one passed
-            self._check_move(p, move)
-        else:
-            index = self._turn(p, move)
-            self._check_turn(index, p, move)
+        pos, order = self.pos, self.order
+        if pos < len(order) and order[pos] == p and not (self.closes and self.closed()):
+            # the usual move: the player whose turn it is, no one passed (`_check_move`, then
+            # `_take_turn` for it, written out: the replay's most frequent call)
+            if isinstance(move, Pass):
+                if self.forced:
+                    self.check_pass(p)
+                    self.skip(p)
+            else:
+                self.check(p, move)
+                self.apply(p, move)
+            self.pos = pos + 1
+            return
+        index = self._turn(p, move)
+        self._check_turn(index, p, move)
         self._take_turn(index, p, move)
 
     def check_play(self, p: int, move: AnyMove) -> int:
@@ -303,11 +309,12 @@ class TurnPhase(Phase):
         raise NotImplementedError
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
-        rest = self.order[self.pos :] if not (self.closes and self.closed()) else []  # nobody moves in a closed phase
-        for p in rest:
-            self.check_pass(p)
-        for p in rest:
-            self.skip(p)
+        if self.forced:
+            rest = self.order[self.pos :] if not (self.closes and self.closed()) else ()  # nobody moves in a closed phase
+            for p in rest:
+                self.check_pass(p)
+            for p in rest:
+                self.skip(p)
         self.pos = len(self.order)
         self.end(reveal, keep)
 

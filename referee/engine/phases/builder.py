@@ -29,10 +29,11 @@ class Builder(TurnPhase):
     def _discounts(self, p: int) -> tuple[int, int]:
         """`p`'s discounts on any building: occupied quarries (each building takes up to its
         column of them), and the doubloons off every price (privilege, forests)."""
-        off = self._forest_discount(p)
+        rules = self.rules
+        off = self._forest_discount(p) if "settle.forest" in rules.power_pairs else 0  # no forest house in the ruleset: no forest discount
         if p == self.chooser:
             off += self.privilege()
-        return self.board(p).manned.get(self.rules.quarry.id, 0), off
+        return self.game.boards[p].manned.get(rules.quarry.id, 0), off
 
     @staticmethod
     def _priced(building: Building, quarries: int, off: int) -> int:
@@ -211,17 +212,19 @@ class Builder(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Build):
             raise wrong_move(self, move)
-        game, rules, b = self.game, self.rules, self.board(p)
+        game, rules = self.game, self.rules
+        b = game.boards[p]
         building = rules.building[move.building]
-        name = building.name
+        ident, name = building.id, building.name
         payments = move.payments
-        if not self.in_game(building):
+        # the predicates of `buildable`, written out (the replay asks them at every build)
+        if ident not in game.in_game:  # `in_game`
             raise RuleViolation("builder.not-in-game", f"the {name} is not in this game: it was not chosen before the game")
-        if self.built(p, building):
+        if ident in b.buildings:  # `built`
             raise RuleViolation("builder.duplicate", f"{self.who(p)} already has a {name}: a player builds each building at most once")
-        if not self.left(building):
+        if game.buildings_left.get(ident, 0) <= 0:  # `left`
             raise RuleViolation("builder.none-left", f"no {name} is left to build (the game has {rules.copies(building, game.n)})")
-        free = self.city_room(p)
+        free = rules.model.city_spaces - b.city_used(rules)  # `city_room`
         if free < building.size:
             raise RuleViolation(
                 "builder.city-full",
@@ -232,7 +235,7 @@ class Builder(TurnPhase):
             price = self._check_black_market(p, move, price, building)
         if move.price is not None and move.price != price:
             raise RuleViolation("builder.price", f"the {name} costs {self.who(p)} {price}{self._how(p, building, move)}, not {move.price}")
-        if not self.affordable(p, price):
+        if b.doubloons < price:  # `affordable`, written out
             raise RuleViolation(
                 "builder.cannot-afford",
                 f"{self.who(p)} has {b.doubloons} {rules.terms.doubloon[1]}; the {name} costs them {price}{self._how(p, building, move)}",
@@ -256,7 +259,8 @@ class Builder(TurnPhase):
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Build)
-        game, rules, b = self.game, self.rules, self.board(p)
+        game, rules = self.game, self.rules
+        b = game.boards[p]
         building = rules.building[move.building]
         payments = move.payments
         price = self.price(p, building) - payments
@@ -267,7 +271,8 @@ class Builder(TurnPhase):
         b.buildings[move.building] = 0
         if move.university and game.take_colonist():
             b.buildings[move.building] = 1
-        self.after_build(p, building)
+        if "build.vp" in rules.power_pairs:  # a building that rewards building (`after_build`) is in the ruleset
+            self.after_build(p, building)
         if rules.model.end.city_full and b.city_used(rules) >= rules.model.city_spaces:
             game.trigger(CITY)
 

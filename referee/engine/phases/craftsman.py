@@ -9,19 +9,7 @@ from itertools import product
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import PASS, Phase, wrong_move
 from referee.moves.clauses import AnyMove, Extra, Keep, Pass
-from referee.rulesets.rules import Rules
 from referee.wording import count, listing
-
-
-def capacity(board_buildings: dict[str, int], manned: dict[str, int], rules: Rules, good: str) -> int:
-    """Barrels of `good` a board can produce: min(occupied plantations, occupied circles)."""
-    plantations = manned.get(good, 0)
-    if not plantations or not rules.good[good].building_needed:
-        return plantations
-    circles = 0
-    for building in rules.producers[good]:  # a loop, not sum() over a generator: asked for every good of every board
-        circles += board_buildings.get(building, 0)
-    return min(plantations, circles)
 
 
 class Craftsman(Phase):
@@ -31,21 +19,38 @@ class Craftsman(Phase):
 
     def start(self) -> None:
         game, rules = self.game, self.rules
-        supply = game.goods_supply
+        supply, boards, good_of, producers = game.goods_supply, game.boards, rules.good, rules.producers
+        powers = rules.power_pairs
+        after = "craft.extra-barrel" in powers or "craft.most-kind" in powers  # `after_production` has something to do
+        bonus = "craft.kinds-bonus" in powers
         self.produced: dict[int, dict[str, int]] = {}
         for p in self.order:
-            b = self.board(p)
+            b = boards[p]
+            manned, buildings = b.manned, b.buildings
             made: dict[str, int] = {}
-            for good in rules.goods:
-                got = min(capacity(b.buildings, b.manned, rules, good), supply[good])
+            for good in rules.goods:  # barrels made: min(occupied plantations, occupied circles where a building is needed, the supply)
+                got = manned.get(good, 0)
+                if not got:
+                    continue
+                if good_of[good].building_needed:
+                    circles = 0
+                    for building in producers[good]:
+                        circles += buildings.get(building, 0)
+                    if circles < got:  # not min(): a call
+                        got = circles
+                left = supply[good]
+                if left < got:
+                    got = left
                 if got > 0:
                     supply[good] -= got
                     b.goods[good] = b.goods.get(good, 0) + got
                     made[good] = got
             self.produced[p] = made
-            self.after_production(p, made)
-            for factory in b.powers(rules, "craft.kinds-bonus"):
-                b.doubloons += factory.doubloons.get(len(made), 0)
+            if after:
+                self.after_production(p, made)
+            if bonus:
+                for factory in b.powers(rules, "craft.kinds-bonus"):
+                    b.doubloons += factory.doubloons.get(len(made), 0)
         self.extra_done = False
 
     def copy_state(self) -> None:

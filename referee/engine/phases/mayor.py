@@ -28,18 +28,20 @@ class Mayor(TurnPhase):
     """Colonists are handed out, then each player's whole arrangement is given (or forced)."""
 
     role = "mayor"
+    forced = True  # a player left out is arranged for, and may be refused that
     privilege_colonists = 0  # the colonists the mayor took as the privilege (set by `start`)
 
     def start(self) -> None:
         game = self.game
-        board = self.board(self.chooser)
+        boards, order = game.boards, self.order
         privilege = min(self.privilege(), game.colonist_supply)
         game.colonist_supply -= privilege  # the privilege comes from the supply, never the ship
-        board.san_juan += privilege
+        boards[self.chooser].san_juan += privilege
         self.privilege_colonists = privilege  # what the mayor's arrangement may still decline
         ship, n = game.colonist_ship, game.n
+        each, more = divmod(ship, n)
         for i in range(min(ship, n)):  # one at a time, clockwise from the mayor: the first `ship % n` players get one more
-            self.board(self.order[i]).san_juan += ship // n + (i < ship % n)
+            boards[order[i]].san_juan += each + (i < more)
         game.colonist_ship = 0
 
     def declinable(self, p: int) -> int:
@@ -73,14 +75,17 @@ class Mayor(TurnPhase):
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Arrange):
             raise wrong_move(self, move)
-        rules, b = self.rules, self.board(p)
+        rules, b = self.rules, self.game.boards[p]
         col = rules.terms.colonist
+        island, forest = b.island, rules.forest_id
+        placed = 0  # `move.placed`, added up on the way
         for tile, n in move.tiles.items():
-            owned = b.island.get(tile, 0)
-            if not rules.has_circle(tile):
+            if tile == forest:  # `rules.has_circle(tile)`, written out
                 raise RuleViolation("mayor.arrangement", f"a forest has no circle: no {col[0]} can be placed on it")
+            owned = island.get(tile, 0)
             if n > owned:
                 raise RuleViolation("mayor.arrangement", f"{self.who(p)} has {owned} {self.name_of(tile)} {'tile' if owned == 1 else 'tiles'}, so {n} cannot be occupied")
+            placed += n
         buildings, circles_of = b.buildings, rules.circles
         for building, n in move.buildings.items():
             if building not in buildings:
@@ -88,9 +93,10 @@ class Mayor(TurnPhase):
             circles = circles_of[building]
             if n > circles:
                 raise RuleViolation("mayor.arrangement", f"the {self.name_of(building)} has {count(circles, ('circle', 'circles'))}, so it cannot take {n} {col[1]}")
-        total = b.colonists()
-        written = move.placed + move.san_juan
-        declinable = self.declinable(p)
+            placed += n
+        total = sum(b.manned.values()) + sum(buildings.values()) + b.san_juan  # `b.colonists()`
+        written = placed + move.san_juan
+        declinable = self.privilege_colonists if p == self.chooser else 0  # `declinable`
         if not total - declinable <= written <= total:
             declining = ""
             if declinable:  # the mayor may also have written the arrangement of a privilege declined
@@ -101,26 +107,28 @@ class Mayor(TurnPhase):
             raise RuleViolation(
                 "mayor.colonist-count",
                 f"{self.who(p)} has {count(total, col)}; the arrangement accounts for {written} "
-                f"({move.placed} placed, {move.san_juan} in {rules.terms.san_juan}){declining}",
+                f"({placed} placed, {move.san_juan} in {rules.terms.san_juan}){declining}",
             )
-        circles = b.circles(rules)
-        if move.san_juan > 0 and move.placed < circles:
-            raise RuleViolation(
-                "mayor.empty-circle",
-                f"{self.who(p)} leaves {count(move.san_juan, col)} in {rules.terms.san_juan} while "
-                f"{count(circles - move.placed, ('circle is', 'circles are'))} empty: every circle that can be filled must be filled",
-            )
+        if move.san_juan > 0:  # colonists left in San Juan: only when every circle is filled
+            circles = b.circles(rules)
+            if placed < circles:
+                raise RuleViolation(
+                    "mayor.empty-circle",
+                    f"{self.who(p)} leaves {count(move.san_juan, col)} in {rules.terms.san_juan} while "
+                    f"{count(circles - placed, ('circle is', 'circles are'))} empty: every circle that can be filled must be filled",
+                )
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Arrange)
-        b = self.board(p)
-        self.game.colonist_supply += b.colonists() - move.placed - move.san_juan  # the privilege's colonists declined (checked: the mayor's only)
+        b = self.game.boards[p]
+        if p == self.chooser and self.privilege_colonists:  # the privilege's colonists declined (checked: the mayor's only; anyone else's arrangement holds all theirs)
+            self.game.colonist_supply += b.colonists() - move.placed - move.san_juan
         b.manned = dict(move.tiles)
         b.buildings = dict.fromkeys(b.buildings, 0) | move.buildings  # every building kept, in its order; those not written empty
         b.san_juan = move.san_juan
 
     def skip(self, p: int) -> None:
-        b = self.board(p)
+        b = self.game.boards[p]
         total = b.colonists()
         circles = b.circles(self.rules)
         if total >= circles:  # left out: every circle is filled (a mayor's privilege taken), the rest wait in San Juan
@@ -133,7 +141,7 @@ class Mayor(TurnPhase):
         """A player left out is arranged for only when every circle can be filled: a mayor so
         left out took the privilege, though declining it was open to them (docs/formats/game-log.md: an
         arrangement left out means it was taken)."""
-        b = self.board(p)
+        b = self.game.boards[p]
         total = b.colonists()
         return total == 0 or total >= b.circles(self.rules)
 
@@ -149,7 +157,11 @@ class Mayor(TurnPhase):
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         game, rules = self.game, self.rules
-        empty = sum(b.empty_building_circles(rules) for b in game.boards)
+        circles_of = rules.circles
+        empty = 0  # empty circles on buildings (`Board.empty_building_circles`), added up over the boards
+        for b in game.boards:
+            buildings = b.buildings
+            empty += sum(map(circles_of.__getitem__, buildings)) - sum(buildings.values())
         required = max(empty, game.setup.ship_colonists)
         if game.colonist_supply >= required:
             game.colonist_supply -= required

@@ -6,12 +6,16 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import product
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.phases.base import PASS, TurnPhase, wrong_move
+from referee.engine.state import tally
 from referee.moves.clauses import AnyMove, Keep, Pass, Settle
 from referee.wording import a, listing
+
+if TYPE_CHECKING:
+    from referee.engine.game import Game
 
 
 class Settler(TurnPhase):
@@ -19,9 +23,10 @@ class Settler(TurnPhase):
 
     role = "settler"
 
-    def extra_turns(self) -> list[int]:
-        """A library doubles the settler's privilege: a second pick after everyone else's."""
-        return [self.chooser] if self.doubled else []
+    def __init__(self, game: Game, chooser: int) -> None:
+        super().__init__(game, chooser)
+        if self.doubled:  # a library doubles the settler's privilege: a second pick after everyone else's
+            self.order = (*self.order, chooser)
 
     def row(self) -> str:
         """The face-up plantations, for messages."""
@@ -120,23 +125,23 @@ class Settler(TurnPhase):
         if not isinstance(move, Settle):
             raise wrong_move(self, move)
         rules = self.rules
-        if move.tile is None and (move.hospice or move.forest):
+        tile, quarry = move.tile, rules.quarry.id
+        if tile is None and (move.hospice or move.forest):
             self._clause_without_tile(p, move)
         tiles = 1
         if move.extra_tile is not None:
             self._check_draw(p, move.extra_tile)
             tiles = 2
-        if move.tile is None:
+        if tile is None:
             return
-        tile = move.tile
-        if not self.has_room(p, tiles):
+        if rules.model.island_spaces - sum(self.game.boards[p].island.values()) < tiles:  # `has_room`, written out
             raise RuleViolation("settler.island-full", f"{self.who(p)}'s {rules.terms.island} is full ({rules.model.island_spaces} spaces): no tile can be placed")
-        if tile == rules.quarry.id and self.second_pick():
-            raise RuleViolation(
-                "settler.second-pick",
-                f"the {self.name_of(self.role)}'s second pick (a doubled {rules.terms.privilege}) is a face-up {rules.terms.plantation[0]}: {self.row()}",
-            )
-        if tile == rules.quarry.id:
+        if tile == quarry:
+            if self.second_pick():
+                raise RuleViolation(
+                    "settler.second-pick",
+                    f"the {self.name_of(self.role)}'s second pick (a doubled {rules.terms.privilege}) is a face-up {rules.terms.plantation[0]}: {self.row()}",
+                )
             if not self.may_take_quarry(p):
                 huts = rules.power_names("settle.quarry")
                 raise RuleViolation(
@@ -146,11 +151,11 @@ class Settler(TurnPhase):
                 )
             if self.game.quarries <= 0:
                 raise RuleViolation("settler.no-quarry", f"no {self.name_of(tile)} is left; {self.who(p)} may take a face-up {rules.terms.plantation[0]}: {self.row()}")
-        elif not self.face_up(tile):
+        elif tile not in self.game.face_up:  # `face_up`, written out
             raise RuleViolation("settler.not-face-up", f"no {self.name_of(tile)} {rules.terms.plantation[0]} is face up; the face-up {rules.terms.plantation[1]} are: {self.row()}")
         if move.forest:
             self.forest_check(p)
-            if tile == rules.quarry.id:
+            if tile == quarry:
                 raise RuleViolation("settler.forest", f"a {self.name_of(tile)} cannot be placed as a forest; only {rules.terms.plantation[1]} can")
         if move.hospice and not self.hospice(p):
             names = rules.power_names("settle.colonist")
@@ -225,9 +230,9 @@ class Settler(TurnPhase):
 
     def end(self, reveal: list[str] | None, keep: dict[int, Keep] | None) -> None:
         game = self.game
-        discards = game.discards.copy()
+        discards = tally(game.discards)  # a copy
         for tile in game.face_up:  # the row's leftovers are discarded
-            discards[tile] += 1
+            discards[tile] = discards.get(tile, 0) + 1  # not `+= 1`: Counter's `__missing__` is a call
         if reveal is None:
             tiles = self.tiles_to_reveal()
             if tiles == 0:

@@ -25,7 +25,7 @@ class Trader(TurnPhase):
         return self.rules.model.trading_house_spaces
 
     def closed(self) -> bool:
-        return len(self.game.trading_house) >= self.spaces()
+        return len(self.game.trading_house) >= self.rules.model.trading_house_spaces  # `spaces`: asked at every move
 
     def closed_reason(self) -> str:
         return f"the {self.rules.terms.trading_house} is full ({count(self.spaces(), self.rules.terms.barrel)}): nobody else sells in {self.title}"
