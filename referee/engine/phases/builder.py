@@ -105,20 +105,25 @@ class Builder(TurnPhase):
         predicates: a building `p` may build (`buildable`), priced once per player
         (`_discounts`), paid in doubloons (`affordable`) or, where a black market allows,
         partly in kind (`_market_builds`); with the university's colonist where one can come."""
-        rules, b = self.rules, self.board(p)
+        game, rules = self.game, self.rules
+        b = game.boards[p]
         yield PASS
         universities = (False, True) if b.has(rules, "build.colonist") else (False,)
         markets = b.powers(rules, "build.black-market")
         free = self.city_room(p)
         quarries, off = self._discounts(p)
-        for building in rules.buildings:
-            if not self.buildable(p, building, free):
+        in_game, left, built = game.in_game, game.buildings_left, b.buildings
+        for building in rules.buildings:  # every building of the ruleset for every player at every turn: the predicates written out
+            ident = building.id
+            if ident not in in_game or ident in built or left.get(ident, 0) <= 0 or free < building.size:  # `buildable`
                 continue
-            price = self._priced(building, quarries, off)
+            price = building.cost - (quarries if quarries < building.column else building.column) - off  # `_priced`
+            if price < 0:
+                price = 0
             for with_colonist in universities:
-                if self.affordable(p, price):
+                if b.doubloons >= price:  # `affordable`
                     if not with_colonist or self.university_colonist(p, building, None):
-                        yield build_move(building.id, price, with_colonist)
+                        yield build_move(ident, price, with_colonist)
                 elif markets:  # payments in kind only where the money is short (`market_price`: all of it is spent)
                     yield from self._market_builds(p, building, price, markets[0], with_colonist)
 
