@@ -1,6 +1,7 @@
 """The calculator's compact words: a state, a player's barrels, a move, as small integers.
 
-A state is one flat tuple of integers (quick to hash and to copy):
+A state is one flat list of integers (quick to copy; never changed once made: the search reads
+it only, and the outcome list keys its tables by its tuple):
 `(decider, captain_loaded, wharf_used, small_wharf_used, active, ships, columns...)`: the decider
 (-1: the phase is over), whether the captain has loaded (their privilege comes with their first
 load), bit masks of the players who used their wharf or small wharf and of those still in the
@@ -28,7 +29,7 @@ T = TypeVar("T")
 LOAD: Final = captain_rules.LOAD
 WHARF: Final = captain_rules.WHARF
 SMALL_WHARF: Final = captain_rules.SMALL_WHARF
-State = tuple[int, ...]  # see the module: one flat tuple
+State = list[int]  # see the module: one flat list
 HEAD: Final = 5  # decider, captain loaded, wharf used, small wharf used, active
 SHIPS: Final = 5  # the cargo ships, packed
 COLUMNS: Final = 6  # where the kinds' columns start

@@ -67,11 +67,11 @@ class Keys:
         """The key of `state` (what its cargo ships take, with its roomy kinds: `room`) and its
         shift (0: nothing).
 
-        The key: the state's head packed in one number; the barrels on each ship, packed (each
-        plus one; 0: roomy; a full ship's kind is dead); each player's barrels of the dead kinds,
-        sorted (or what storage makes of them), packed; how many roomy kinds each player who
-        ships them all holds (0: none); then each live kind as its column (every player's
-        barrels of it) with its ship above it (plus two: 0 if roomy, 1 if on none), sorted."""
+        The key: each live kind as its column (every player's barrels of it) with its ship above
+        it (plus two: 0 if roomy, 1 if on none), sorted; then the state's head packed in one
+        number; the barrels on each ship, packed (each plus one; 0: roomy; a full ship's kind is
+        dead); each player's barrels of the dead kinds, sorted (or what storage makes of them),
+        packed; and how many roomy kinds each player who ships them all holds (0: none)."""
         ships, roomy, aboard, place = room.ships, room.roomy, room.aboard, room.place
         tokens = shift = cleared = 0  # cleared: the roomy columns' bits of the players whose barrels there are tokens
         if roomy and self.tokens:
@@ -99,13 +99,17 @@ class Keys:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
                 if full:
                     frozen = self._full(held, full)
-        # the fixed numbers first, so that the kinds' count is the key's length
-        flat = [((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4], aboard, frozen, tokens]
         line = self.line
         if tokens:
-            flat += sorted([place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if roomy >> k & 1 else state[COLUMNS + k]) for k in ships.live])
+            flat = [place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if roomy >> k & 1 else state[COLUMNS + k]) for k in ships.live]
         else:
-            flat += sorted([place[k] + 2 << line | state[COLUMNS + k] for k in ships.live])
+            flat = [place[k] + 2 << line | state[COLUMNS + k] for k in ships.live]
+        flat.sort()
+        # then the four fixed numbers: the key's length is the kinds' count plus four, so no two keys' fields are confused
+        flat.append(((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4])
+        flat.append(aboard)
+        flat.append(frozen)
+        flat.append(tokens)
         return tuple(flat), shift
 
     def _freeze(self, held: tuple[int, ...]) -> tuple[int, int]:

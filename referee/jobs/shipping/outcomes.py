@@ -11,17 +11,18 @@ at once, from the line of first moves; every end comes exactly once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
 from referee.documents.position import ShipRecord
-from referee.jobs.shipping.phase import CaptainPhase, Goods, State, Step, T, TailKey, replaced
+from referee.jobs.shipping.phase import CaptainPhase, Goods, State, Step, T, replaced
 from referee.jobs.shipping.values import quiet_search
 
 # ships after unloading, and each player's (VP, barrels left, doubloons gained)
 End = tuple[tuple[tuple[int | None, int], ...], tuple[tuple[int, Goods, int], ...]]
-Prefix = tuple[tuple[int, ...], tuple[int, ...], tuple[TailKey | None, ...]]  # VP and doubloons so far, the tails of those who dropped out
+Seen = tuple[int, ...]  # a state as the outcome list keys its tables by it
+Prefix = tuple[tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]  # VP and doubloons so far, the tails of those who dropped out
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,19 +93,19 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
     assert not phase.reductions.independent, "the outcome list walks the phase without the independent players' reduction"
     written: set[bytes | End] = set()  # ends written, packed
     unloaded: dict[tuple[tuple[int | None, ...], tuple[int, ...]], tuple[tuple[int | None, int], ...]] = {}
-    interned: dict[tuple[TailKey | None, ...], tuple[TailKey | None, ...]] = {}
-    tails: list[TailKey | None] = [None] * phase.n
-    for p, key in phase.root_drops:
-        tails[p] = key
+    interned: dict[tuple[int | None, ...], tuple[int | None, ...]] = {}
+    tails: list[int | None] = [None] * phase.n
+    for p, number in phase.root_drops:
+        tails[p] = number
     root: Prefix = (phase.start_vp, phase.start_doubloons, tuple(tails))
 
-    def finish(state: State, prefixes: Iterable[Prefix]) -> Iterator[End]:
+    def finish(state: Sequence[int], prefixes: Iterable[Prefix]) -> Iterator[End]:
         cargo = phase.cargo(state)
         ships = unloaded.get(cargo)
         if ships is None:
             ships = unloaded[cargo] = phase.unloaded(*cargo)
         for vp, money, dropped in prefixes:
-            options = [phase.tails.ends(key) for key in dropped if key is not None]
+            options = [phase.tails.ends(phase.tail_keys[number]) for number in dropped if number is not None]
             for combo in product(*options):
                 players = tuple((vp[p] + e.vp, e.goods, money[p] + e.doubloons) for p, e in enumerate(combo))
                 flat: list[int | None] = [x for ship in ships for x in ship]
@@ -122,7 +123,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
         # prefixes before it is expanded, once. The prefixes of a state are the keys of a dict, in
         # the order met: a set's order would follow hashes, which for tuples holding None (by its
         # address, before Python 3.12) change from run to run, and so would the list's order.
-        layers: dict[int, dict[State, dict[Prefix, None]]] = {_barrels(phase, phase.root): {phase.root: {root: None}}}
+        layers: dict[int, dict[Seen, dict[Prefix, None]]] = {_barrels(phase, phase.root): {tuple(phase.root): {root: None}}}
         while layers:
             layer = layers.pop(max(layers))
             for state, prefixes in layer.items():
@@ -131,8 +132,8 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
                 if q < 0:
                     yield from finish(state, prefixes)
                     continue
-                for step in phase.steps(state):
-                    child = step.child
+                for step in phase.steps(list(state)):
+                    child = tuple(step.child)
                     below = layers.setdefault(_barrels(phase, child), {})
                     reached = below.get(child)
                     if reached is None:
@@ -142,7 +143,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
             del layer
 
 
-def _barrels(phase: CaptainPhase, state: State) -> int:
+def _barrels(phase: CaptainPhase, state: Sequence[int]) -> int:
     """The barrels still held by the players in the state."""
     return phase.barrels(state)
 
@@ -160,14 +161,14 @@ def _first_line(phase: CaptainPhase, prefix: Prefix) -> tuple[State, list[Prefix
         state = step.child
 
 
-def _after(prefix: Prefix, q: int, step: Step, interned: dict[tuple[TailKey | None, ...], tuple[TailKey | None, ...]]) -> Prefix:
+def _after(prefix: Prefix, q: int, step: Step, interned: dict[tuple[int | None, ...], tuple[int | None, ...]]) -> Prefix:
     """A prefix carried over a move of decider `q`: their VP and doubloons, the tails of the
     players who dropped out with it (each distinct tuple of tails kept once, in `interned`)."""
     vp, money, dropped = prefix
     if step.drops:
         out = list(dropped)
-        for p, key in step.drops:
-            out[p] = key
+        for p, number in step.drops:
+            out[p] = number
         dropped = interned.setdefault(tuple(out), tuple(out))
     return replaced(vp, q, vp[q] + step.vp), replaced(money, q, money[q] + step.doubloons) if step.doubloons else money, dropped
 

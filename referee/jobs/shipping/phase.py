@@ -69,7 +69,7 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_loads", "aboard", "counts", "dead", "kinds", "live", "place", "placed", "places", "rooms")
+    __slots__ = ("_loads", "aboard", "counts", "dead", "kinds", "live", "packed", "place", "placed", "places")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
@@ -82,7 +82,7 @@ class Cargo:
         self.kinds = kinds  # the kind on each ship (None: empty)
         self.aboard = aboard  # the barrels on each ship, one field of `CaptainPhase.ship_bits` a ship, each plus one (the key's)
         self.places: dict[int, Places] = {}  # a dropping player's places, by the roomy kinds they hold (bit mask)
-        self.rooms: dict[int, Room] = {}  # by the roomy kinds' bit mask (`CaptainPhase.room`)
+        self.packed = 0  # the ships as a state packs them (`CaptainPhase._read_cargo` sets it)
         self._loads: dict[Goods, tuple[Load, ...]] = {}  # by the loading player's barrels
 
     @staticmethod
@@ -119,7 +119,7 @@ class Room:
     """The cargo ships of a state (`Cargo`) with its roomy kinds: what the state's drops and key
     read off them, worked out once for each such pair."""
 
-    __slots__ = ("aboard", "contested", "place", "roomy", "ships", "tokens")
+    __slots__ = ("aboard", "contested", "place", "roomy", "ships", "tails", "tokens")
 
     def __init__(self, ships: Cargo, roomy: int, contested: tuple[int, ...], aboard: int, place: tuple[int, ...]) -> None:
         self.ships = ships
@@ -128,10 +128,11 @@ class Room:
         self.aboard = aboard  # the key's barrels on each ship (`Cargo.aboard`, roomy ships marked 0 where that reduction is on)
         self.place = place  # the key's ship of each kind (roomy ones marked -2 where that reduction is on)
         self.tokens = tuple(k for k, _, _ in ships.placed if roomy >> k & 1)  # the roomy kinds on a ship (`keys`: tokens)
+        self.tails: dict[int, int] = {}  # the tails' numbers of the players who drop out here, by their key packed (`CaptainPhase.settle`)
 
 
 Load = tuple[int, int, int, Move]  # a load on a cargo ship: kind, ship index, barrels loaded, the move
-Drops = tuple[tuple[int, TailKey], ...]  # the players who dropped out, each with their tail's key
+Drops = tuple[tuple[int, int], ...]  # the players who dropped out, each with their tail's number (`CaptainPhase.tail_keys`)
 
 
 class Step:
@@ -185,6 +186,12 @@ class CaptainPhase:
         self.ship_bits = max(max(self.sizes, default=0) + 1, self._kinds_n).bit_length()
         self._ship_at = tuple(2 * self.ship_bits * i for i in range(self.ships))  # ship i's barrels there, its kind plus one above them
         self._cargo: dict[int, Cargo] = {}  # what the ships take, by their packed kinds and counts
+        # the same with a state's roomy kinds, by the packed ships above the roomy kinds' bit mask (here, not in
+        # the Cargo, which a Room holds: no cycle, so the tables are freed as soon as the phase is dropped)
+        self._rooms: dict[int, Room] = {}
+        self.tail_keys: list[TailKey] = []  # the tails of the players who drop out, by number (`Drops`)
+        self._tail_numbers: dict[TailKey, int] = {}
+        self._clear = tuple(~(self.low << at) for at in self.at)  # by player: a column without their barrels
         self._nothing = (0,) * len(self.kinds)
         self._nowhere: Places = (-1,) * len(self.kinds)
         self._no_place = [-1] * len(self.kinds)
@@ -209,22 +216,22 @@ class CaptainPhase:
 
     # --- states and moves -------------------------------------------------------------------
 
-    def cargo(self, state: State) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
+    def cargo(self, state: Sequence[int]) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
         """The kind on each cargo ship (None: empty) and its barrels."""
         ships = self.ships_taking_kinds(state[SHIPS])
         return ships.kinds, ships.counts
 
-    def goods(self, state: Sequence[int], p: int) -> Goods:
+    def goods(self, state: State, p: int) -> Goods:
         """Player `p`'s barrels by kind (none for a player who dropped out)."""
         at, low = self.at[p], self.low
         return tuple([column >> at & low for column in state[COLUMNS:]])
 
-    def barrels(self, state: State) -> int:
+    def barrels(self, state: Sequence[int]) -> int:
         """The barrels the players in the state hold."""
         ones, top, low = self._ones, self._top, self.low
         return sum([column * ones >> top & low for column in state[COLUMNS:]])
 
-    def settle(self, state: list[int], pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Room]:
+    def settle(self, state: State, pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Room]:
         """The state after a move, from a list that the caller gives up (turn pointer at
         `pointer`; `ships`: what its cargo ships take, when the move left them as they were):
         players who hold no contested kind drop out (with their tails' keys), and the decider
@@ -234,7 +241,7 @@ class CaptainPhase:
         if ships is None:
             ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
-        room = ships.rooms.get(roomy) or self._room(ships, roomy)
+        room = self._rooms.get(ships.packed << self._kinds_n | roomy) or self._room(ships, roomy)
         contested = room.contested
         drops: Drops = ()
         active: int = state[4]
@@ -244,13 +251,21 @@ class CaptainPhase:
         low = self.low
         for p in range(self.n) if mover is None or contested is not before else (mover,):  # (the same tuple: `Cargo.contested` keeps each once)
             if active >> p & 1 and not held >> self.at[p] & low:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
-                have = self.goods(state, p)
-                bit = 1 << p
-                drops += ((p, (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(have, ships, roomy) if roomy else self._nowhere)),)
-                at = self.at[p]
-                for k, barrels in enumerate(have):
-                    if barrels:
-                        state[COLUMNS + k] -= barrels << at
+                at, bit = self.at[p], 1 << p
+                # the tail's key, read once for each Room (its places are the Room's): by the
+                # player's barrels, packed, with their wharf, small wharf and privilege, and who
+                code = 0
+                for k in range(self._kinds_n):
+                    code = code << self.width | state[COLUMNS + k] >> at & low
+                code = ((code << 1 | (1 if state[2] & bit else 0)) << 1 | (1 if state[3] & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
+                code = code * self.n + p
+                tail = room.tails.get(code)
+                if tail is None:
+                    tail = self._tail_id(room, code, state, p)
+                drops += ((p, tail),)
+                clear = self._clear[p]
+                for k in range(self._kinds_n):
+                    state[COLUMNS + k] &= clear
                 active &= ~bit
                 state[2] &= ~bit
                 state[3] &= ~bit
@@ -258,13 +273,25 @@ class CaptainPhase:
         state[0] = self._decider[pointer][active]
         if not active & 1:
             state[1] = 0
-        return tuple(state), drops, room
+        return state, drops, room
+
+    def _tail_id(self, room: Room, code: int, state: State, p: int) -> int:
+        """The number of the tail of player `p`, dropping out of `state` (whose ships take what
+        `room` says) with the key `code` (see `settle`): its `TailKey` numbered once."""
+        have, bit = self.goods(state, p), 1 << p
+        key: TailKey = (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(have, room.ships, room.roomy) if room.roomy else self._nowhere)
+        number = self._tail_numbers.get(key)
+        if number is None:
+            number = self._tail_numbers[key] = len(self.tail_keys)
+            self.tail_keys.append(key)
+        room.tails[code] = number
+        return number
 
     def room(self, state: State) -> Room:
         """What the cargo ships of `state` take, with its roomy kinds."""
         ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
-        return ships.rooms.get(roomy) or self._room(ships, roomy)
+        return self._rooms.get(ships.packed << self._kinds_n | roomy) or self._room(ships, roomy)
 
     def _room(self, ships: Cargo, roomy: int) -> Room:
         """`ships` with the roomy kinds `roomy` (bit mask), remembered: the contested kinds (all
@@ -280,7 +307,7 @@ class CaptainPhase:
                     aboard -= ships.counts[i] + 1 << i * self.ship_bits
                     marked[k] = -2
             place = tuple(marked)
-        hit = ships.rooms[roomy] = Room(ships, roomy, contested, aboard, place)
+        hit = self._rooms[ships.packed << self._kinds_n | roomy] = Room(ships, roomy, contested, aboard, place)
         return hit
 
     def _places(self, have: Goods, ships: Cargo, roomy: int) -> Places:
@@ -369,9 +396,10 @@ class CaptainPhase:
         kinds = tuple([(ships >> at + bits & field) - 1 for at in self._ship_at])
         counts = tuple([ships >> at & field for at in self._ship_at])
         hit = self._cargo[ships] = Cargo.read(self.sizes, tuple([None if kind < 0 else kind for kind in kinds]), counts, self._kinds_n, bits)
+        hit.packed = ships
         return hit
 
-    def roomy(self, state: Sequence[int], ships: Cargo) -> int:
+    def roomy(self, state: State, ships: Cargo) -> int:
         """The roomy kinds of `state` (its cargo ships read as `ships`; none unless a reduction
         reads them), as a bit mask: on a cargo ship with room for every barrel the players in the
         state hold of it (a player who dropped out holds none that a cargo ship takes, or holds it

@@ -138,7 +138,7 @@ class _ExpectedPlay:
         self.moves: list[Played] = []
         self.decisions: list[Choices] = []
         self.pointer = 0
-        self.tails: dict[int, TailKey] = dict(phase.root_drops)  # dropped-out players: where their tail stands
+        self.tails: dict[int, TailKey] = {p: phase.tail_keys[number] for p, number in phase.root_drops}  # dropped-out players: where their tail stands
         self.waiting: dict[int, list[Move]] = {}  # dropped-out players' moves still to make, one a turn, once decided
         self.loaded = [0] * phase.ships  # barrels the tails loaded on each cargo ship
         state = phase.root
@@ -156,7 +156,7 @@ class _ExpectedPlay:
             self._play(decider, step.move)
             self.vp[decider] += step.vp
             self.money[decider] += step.doubloons
-            self.tails.update(step.drops)
+            self.tails.update((p, phase.tail_keys[number]) for p, number in step.drops)
             state = step.child
         kinds, counts = phase.cargo(state)
         ships = phase.unloaded(kinds, [held + more for held, more in zip(counts, self.loaded, strict=True)])

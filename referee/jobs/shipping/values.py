@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from typing import Final
 
 from referee.jobs.shipping.compact import VALUE_BITS
-from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, Step, TailKey
+from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, Step
 from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
@@ -63,7 +63,7 @@ class Valuation:
         # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
         self.memo: dict[Key, Blocks] = {}
         self.keys = phase.keys
-        self._tails: dict[TailKey, Blocks] = {}  # each tail's worst, best, expected VP, barrels kept and guaranteed VP, in its player's place
+        self._tails: dict[int, Blocks] = {}  # by number (`CaptainPhase.tail_keys`): each tail's worst, best, expected VP, barrels kept and guaranteed VP, in its player's place
         with quiet_search():
             self.value(phase.root, phase.root_room, phase.root_key, phase.root_shift)
 
@@ -144,10 +144,10 @@ class Valuation:
         best += vp
         expected += vp
         guaranteed += vp
-        for p, tail_key in step.drops:
-            tail = self._tails.get(tail_key)
+        for p, number in step.drops:
+            tail = self._tails.get(number)
             if tail is None:
-                tail = self._tail(p, tail_key)
+                tail = self._tail(p, number)
             worst += tail[0]
             best += tail[1]
             expected += tail[2]
@@ -199,19 +199,19 @@ class Valuation:
         worst, best, expected, kept, guaranteed = self.value(self.phase.root, self.phase.root_room, self.phase.root_key, self.phase.root_shift)
         start = sum(vp << self.at[p] for p, vp in enumerate(self.phase.start_vp))  # all but the barrels kept
         worst, best, expected, guaranteed = worst + start, best + start, expected + start, guaranteed + start
-        for p, key in self.phase.root_drops:
-            tail = self._tail(p, key)
+        for p, number in self.phase.root_drops:
+            tail = self._tail(p, number)
             worst, best, expected, kept, guaranteed = worst + tail[0], best + tail[1], expected + tail[2], kept + tail[3], guaranteed + tail[4]
         out = self.unpack((worst, best, expected, kept, guaranteed))
         assert all(0 <= value < LOW for value in out), "a value of one phase fits its bits"
         return out
 
-    def _tail(self, p: int, key: TailKey) -> Blocks:
+    def _tail(self, p: int, number: int) -> Blocks:
         """A tail's worst, best and expected VP, barrels kept and guaranteed VP (`tails`), in its
-        player `p`'s place, remembered."""
-        tail = self.phase.tail(key)
+        player `p`'s place, remembered by its number (`CaptainPhase.tail_keys`)."""
+        tail = self.phase.tail(self.phase.tail_keys[number])
         at = self.at[p]
-        hit = self._tails[key] = (tail.worst << at, tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
+        hit = self._tails[number] = (tail.worst << at, tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
         return hit
 
 
