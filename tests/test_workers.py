@@ -160,3 +160,19 @@ def test_a_run_without_a_dead_worker_says_nothing_on_stderr(archive: Path):
     out = subprocess.run([sys.executable, "-m", "referee", "validate", "--format", "json", *sorted(str(p) for p in archive.iterdir())[:300], "--jobs", "2"], capture_output=True, timeout=120)
     assert out.returncode == 0 and len(out.stdout.splitlines()) == 300
     assert out.stderr == b""
+
+
+@pytest.mark.parametrize("parent_alive", [True, False])
+def test_a_worker_whose_parent_ended_while_it_started_ends_too(parent_alive):
+    # The kernel's parent-death signal is asked for as a worker starts: a parent already gone by
+    # then (a SIGTERM in that window) would leave the worker waiting on its queue for ever.
+    # Here a process runs the worker's start with its true parent's id, or with another one.
+    code = (
+        "import os, sys; from referee.jobs.workers import _die_with_parent; "
+        f"_die_with_parent(os.getppid() {'+ 0' if parent_alive else '+ 1'}); print('started')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if parent_alive:
+        assert (done.returncode, done.stdout.strip()) == (0, "started")
+    else:
+        assert (done.returncode, done.stdout) == (128 + signal.SIGTERM, "")

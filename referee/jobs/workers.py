@@ -154,13 +154,16 @@ def _alone(path: str, options: Options, pools: list[ProcessPoolExecutor]) -> Ver
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent)
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent, initargs=(os.getpid(),))
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int) -> None:
     """In a worker: ignore Ctrl-C (the terminal sends it to every process of the run: the
     parent stops the workers, which would each print a traceback), and ask the kernel to end
-    this process when its parent ends (Linux)."""
+    this process when its parent (`parent`: its process id) ends (Linux). A parent that ended
+    before the kernel was asked (a SIGTERM while this worker was starting, seen under load in
+    CI) is not told about: the worker, which holds its own end of the queue's pipe, would wait
+    on it for ever; it ends now instead."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
@@ -168,6 +171,8 @@ def _die_with_parent() -> None:
 
             PR_SET_PDEATHSIG = 1
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:
+        os._exit(128 + signal.SIGTERM)
 
 
 @contextlib.contextmanager
