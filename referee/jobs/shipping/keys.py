@@ -57,8 +57,8 @@ class Keys:
         self.small_wharfs = sum(1 << p for p, power in enumerate(powers) if power.small_wharf is not None)
         self.wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None)
         self.short_wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None and power.wharf < max(phase.start_goods[p], default=0))
-        self._frozen: dict[tuple[int, ...], tuple[int, int]] = {}  # by the dead kinds' columns: see `_freeze`
-        self._full_frozen: dict[tuple[tuple[int, ...], int], int] = {}  # by the dead kinds' columns and the players marked
+        self._frozen: dict[int | tuple[int, ...], tuple[int, int]] = {}  # by the dead kinds' columns (one alone: itself): see `_freeze`
+        self._full_frozen: dict[tuple[int | tuple[int, ...], int], int] = {}  # by the dead kinds' columns and the players marked
         # storage: the players with no warehouse (bit mask), and the single barrels each keeps
         self.bare = sum(1 << p for p, power in enumerate(powers) if power.store_kinds == 0)
         self.single = tuple(power.store_barrels for power in powers)
@@ -90,10 +90,11 @@ class Keys:
         frozen = 0
         dead = ships.dead
         if dead:
-            held = tuple([state[COLUMNS + k] for k in dead])
+            # the dead kinds' columns: one alone as itself (the common case late in a phase: no tuple to make and hash)
+            held: int | tuple[int, ...] = state[COLUMNS + dead[0]] if len(dead) == 1 else tuple([state[COLUMNS + k] for k in dead])
             found = self._frozen.get(held)
             if found is None:
-                found = self._frozen[held] = self._freeze(held)
+                found = self._frozen[held] = self._freeze(held if isinstance(held, tuple) else (held,))
             frozen, markable = found
             if self.storage and markable:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
@@ -125,20 +126,21 @@ class Keys:
                 markable |= 1 << p
         return frozen, markable
 
-    def _full(self, held: tuple[int, ...], players: int) -> int:
+    def _full(self, held: int | tuple[int, ...], players: int) -> int:
         """The dead kinds' columns `held` as `_freeze` packs them, the barrels of the `players`
         (bit mask: their dead barrels stay theirs to the end, only single barrels are stored
         for them, and they hold at least as many as storage keeps) marked as storage sees them:
         a number no barrels make."""
         hit = self._full_frozen.get((held, players))
         if hit is None:
-            width, low, field = self.width, self.low, len(held) * self.width + 1
+            columns = held if isinstance(held, tuple) else (held,)
+            width, low, field = self.width, self.low, len(columns) * self.width + 1
             hit = 0
             for p in range(self.n):
                 if players >> p & 1:
                     mine = 1 << field - 1
                 else:
-                    mine = sum(barrels << width * i for i, barrels in enumerate(sorted([column >> self.at[p] & low for column in held])))
+                    mine = sum(barrels << width * i for i, barrels in enumerate(sorted([column >> self.at[p] & low for column in columns])))
                 hit = hit << field | mine
             self._full_frozen[(held, players)] = hit
         return hit

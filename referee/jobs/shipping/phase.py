@@ -249,7 +249,9 @@ class CaptainPhase:
         for k in contested:
             held |= state[COLUMNS + k]
         low = self.low
-        for p in range(self.n) if mover is None or contested is not before else (mover,):  # (the same tuple: `Cargo.contested` keeps each once)
+        # everyone, or the mover alone (the same tuple of contested kinds: `Room` keeps each once); a range either way, a loop in C when compiled
+        start, stop = (0, self.n) if mover is None or contested is not before else (mover, mover + 1)
+        for p in range(start, stop):
             if active >> p & 1 and not held >> self.at[p] & low:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
                 at, bit = self.at[p], 1 << p
                 # the tail's key, read once for each Room (its places are the Room's): by the

@@ -116,14 +116,33 @@ class Tails:
         return hit
 
     def _settle(self, key: TailKey) -> Tail:
-        """The tail from `key`, read off its first decision (`options`)."""
-        options = [tail for _, tail in self.options(key)]
-        assert options, "a player who must load has a load"
-        expected = options[0].expected
-        for tail in options[1:]:
-            if (tail.expected.vp, tail.expected.kept) > (expected.vp, expected.kept):  # the first of the best
-                expected = tail.expected
-        return Tail(min(tail.worst for tail in options), max(tail.best for tail in options), expected)
+        """The tail from `key`, read off its first decision (as `options` lists it): the fewest
+        and most VP over its options, and the expected end: the first of the options with the
+        most VP, then barrels kept. (Only that option's end is made: a small wharf's options are
+        many.)"""
+        worst = best = 0
+        found = False
+        chosen: tuple[Move, TailEnd, int, int] | None = None  # the expected option so far: its move, the rest's end, the move's VP and doubloons
+        chosen_vp = chosen_kept = 0
+        if not must_load(key):
+            stop = self._stop(key)
+            found, chosen_vp, chosen_kept = True, 0, stop.kept
+        for move, after, vp, money in self.moves(key):
+            rest = self.tail(after)
+            end = rest.expected
+            if not found:
+                worst, best = rest.worst + vp, rest.best + vp
+                found, chosen, chosen_vp, chosen_kept = True, (move, end, vp, money), end.vp + vp, end.kept
+                continue
+            worst = min(worst, rest.worst + vp)
+            best = max(best, rest.best + vp)
+            if (end.vp + vp, end.kept) > (chosen_vp, chosen_kept):  # the first of the best
+                chosen, chosen_vp, chosen_kept = (move, end, vp, money), end.vp + vp, end.kept
+        assert found, "a player who must load has a load"
+        if chosen is None:
+            return Tail(worst, best, stop)
+        move, end, vp, money = chosen
+        return Tail(worst, best, TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves)))
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
