@@ -27,7 +27,9 @@ Prints, each as the whole `referee ship` process (start-up, reading, search, out
 
 It says first which build of the search runs (`referee.jobs.shipping.build()`): the compiled one where
 the package was built with a C compiler; `REFEREE_PURE_PYTHON=1` runs the plain one, and
-`PYTHONPATH=TREE` another version of the source (before and after a change, in one sitting).
+`python TREE/benchmarks/shipping.py` another checkout (before and after a change, in one sitting):
+the script measures the tree it is in, in this process and in every `referee ship` it runs
+(each run from that tree, whose package Python then imports first), whatever the directory.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from referee.documents.log import GameRecord
 
-WORST = (Path(__file__).resolve().parent.parent / "fixtures" / "positions" / "heavy-5p.yaml").read_text()
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this tree's package, in this process too
+WORST = (ROOT / "fixtures" / "positions" / "heavy-5p.yaml").read_text()
 KINDS = ("corn", "indigo", "sugar", "tobacco", "coffee")
 SIZES = {3: [4, 5, 6], 4: [5, 6, 7], 5: [6, 7, 8]}
 
@@ -57,7 +60,7 @@ def referee(*args: str) -> tuple[float, float | None, int, bytes, float]:
     """Run `referee` as a player would: (seconds, seconds to the first outcome written or None,
     peak memory in MB, output, CPU seconds: the figure to compare on a shared, noisy machine)."""
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE)
+    process = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE, cwd=ROOT)  # from the tree: its package, not the installed one
     assert process.stdout is not None
     first, chunks = None, []
     while block := os.read(process.stdout.fileno(), 1 << 20):
