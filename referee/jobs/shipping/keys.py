@@ -44,12 +44,11 @@ class Keys:
 
     def __init__(self, phase: CaptainPhase) -> None:
         self.shippers = phase.shippers  # (not the phase: no cycle for Python's collector to find)
-        self.n, self.kinds_n, self.ships = phase.n, len(phase.kinds), phase.ships
+        self.n, self.kinds_n = phase.n, len(phase.kinds)
         self.at, self.width, self.low, self.ship_bits = phase.at, phase.width, phase.low, phase.ship_bits
         self.line = phase.width * phase.n  # bits of a column
         self.token_bits = self.kinds_n.bit_length()
-        # by the bit mask of some players: every bit of their barrels in a column
-        self._fields = [sum(phase.low << phase.at[p] for p in range(phase.n) if players >> p & 1) for players in range(1 << phase.n)]
+        self._fields = phase.fields  # by the bit mask of some players: every bit of their barrels in a column
         self._token_parts: dict[int, tuple[int, int]] = {}  # `_token_part`, by the barrels
         self.roomy, self.tokens, self.storage = phase.reductions.roomy, phase.reductions.tokens, phase.reductions.storage
         powers = phase.shippers
@@ -94,7 +93,7 @@ class Keys:
             held: int | tuple[int, ...] = state[COLUMNS + dead[0]] if len(dead) == 1 else tuple([state[COLUMNS + k] for k in dead])
             found = self._frozen.get(held)
             if found is None:
-                found = self._frozen[held] = self._freeze(held if isinstance(held, tuple) else (held,))
+                found = self._frozen[held] = self._freeze(held)
             frozen, markable = found
             if self.storage and markable:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
@@ -113,16 +112,16 @@ class Keys:
         flat.append(tokens)
         return tuple(flat), shift
 
-    def _freeze(self, held: tuple[int, ...]) -> tuple[int, int]:
-        """The dead kinds' columns `held` as the key reads them: each player's barrels of them,
-        sorted, packed (the first player highest); and which players hold at least as many as
-        storage keeps in single barrels (bit mask: see `_full`)."""
-        width, low, field = self.width, self.low, len(held) * self.width + 1
+    def _freeze(self, held: int | tuple[int, ...]) -> tuple[int, int]:
+        """The dead kinds' columns `held` (one alone: itself) as the key reads them: each
+        player's barrels of them, sorted, packed (the first player highest); and which players
+        hold at least as many as storage keeps in single barrels (bit mask: see `_full`)."""
+        columns = _columns(held)
+        field = len(columns) * self.width + 1
         frozen = markable = 0
         for p in range(self.n):
-            mine = sorted([column >> self.at[p] & low for column in held])
-            frozen = frozen << field | sum(barrels << width * i for i, barrels in enumerate(mine))
-            if sum(mine) >= self.single[p]:
+            frozen = frozen << field | self._sorted(columns, p)
+            if sum(column >> self.at[p] & self.low for column in columns) >= self.single[p]:
                 markable |= 1 << p
         return frozen, markable
 
@@ -133,17 +132,17 @@ class Keys:
         a number no barrels make."""
         hit = self._full_frozen.get((held, players))
         if hit is None:
-            columns = held if isinstance(held, tuple) else (held,)
-            width, low, field = self.width, self.low, len(columns) * self.width + 1
+            columns = _columns(held)
+            field = len(columns) * self.width + 1
             hit = 0
             for p in range(self.n):
-                if players >> p & 1:
-                    mine = 1 << field - 1
-                else:
-                    mine = sum(barrels << width * i for i, barrels in enumerate(sorted([column >> self.at[p] & low for column in columns])))
-                hit = hit << field | mine
+                hit = hit << field | (1 << field - 1 if players >> p & 1 else self._sorted(columns, p))
             self._full_frozen[(held, players)] = hit
         return hit
+
+    def _sorted(self, columns: tuple[int, ...], p: int) -> int:
+        """Player `p`'s barrels in `columns`, sorted, packed (`width` bits each)."""
+        return sum(barrels << self.width * i for i, barrels in enumerate(sorted([column >> self.at[p] & self.low for column in columns])))
 
     def _token_part(self, part: int) -> tuple[int, int]:
         """The tokens of one roomy kind's barrels `part` (a column holding only the barrels of
@@ -156,3 +155,8 @@ class Keys:
             tokens = tokens << self.token_bits | (1 if barrels else 0)
             gained = gained << VALUE_BITS | (self.shippers[p].barrels_vp(barrels) if barrels else 0)
         return tokens, gained
+
+
+def _columns(held: int | tuple[int, ...]) -> tuple[int, ...]:
+    """The dead kinds' columns as a key holds them (one alone: itself) as a tuple."""
+    return held if isinstance(held, tuple) else (held,)

@@ -183,7 +183,8 @@ class CaptainPhase:
         self.at = tuple(width * (n - 1 - p) for p in range(n))  # where player p's barrels lie in a column: the first player highest
         self._ones = sum(1 << width * p for p in range(n))  # a column times this holds the column's sum at `_top`
         self._top = width * (n - 1)
-        self.ship_bits = max(max(self.sizes, default=0) + 1, self._kinds_n).bit_length()
+        most_aboard = max(self.sizes, default=0)
+        self.ship_bits = max(most_aboard + 1, self._kinds_n).bit_length()
         self._ship_at = tuple(2 * self.ship_bits * i for i in range(self.ships))  # ship i's barrels there, its kind plus one above them
         self._cargo: dict[int, Cargo] = {}  # what the ships take, by their packed kinds and counts
         # the same with a state's roomy kinds, by the packed ships above the roomy kinds' bit mask (here, not in
@@ -191,14 +192,14 @@ class CaptainPhase:
         self._rooms: dict[int, Room] = {}
         self.tail_keys: list[TailKey] = []  # the tails of the players who drop out, by number (`Drops`)
         self._tail_numbers: dict[TailKey, int] = {}
-        self._clear = tuple(~(self.low << at) for at in self.at)  # by player: a column without their barrels
-        self._nothing = (0,) * len(self.kinds)
+        # by the bit mask of some players: every bit of their barrels in a column (`keys` reads it too); by player: a column without theirs
+        self.fields = [sum(self.low << self.at[p] for p in range(n) if players >> p & 1) for players in range(1 << n)]
+        self._clear = tuple(~self.fields[1 << p] for p in range(n))
         self._nowhere: Places = (-1,) * len(self.kinds)
         self._no_place = [-1] * len(self.kinds)
         # the decider: by turn pointer and bit mask of the players in the state, the first of them from the pointer (-1: none)
         self._decider = Turns(n).table
         # each player's VP for a load of so many barrels, their first and not (`Shipper.load`), and doubloons: tables of native numbers
-        most_aboard = max(self.sizes, default=0)
         self._load_vp = tuple(tuple(tuple(power.load(barrels, first) for barrels in range(most_aboard + 1)) for first in (False, True)) for power in self.shippers)
         self._load_doubloons = tuple(power.load_doubloons for power in self.shippers)
         self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
@@ -208,7 +209,7 @@ class CaptainPhase:
         self.own = OwnMoves(self.shippers, self.kinds, self.rules)
         self.tails = Tails(self.own)
         self.keys = Keys(self)
-        ships = sum((0 if kind < 0 else kind + 1) << at + self.ship_bits | count << at for kind, count, at in zip(kinds, counts, self._ship_at, strict=True))
+        ships = sum(self._ship_field(i, kind, count) for i, (kind, count) in enumerate(zip(kinds, counts, strict=True)))
         columns = [sum(held[k] << self.at[p] for p, held in enumerate(self.start_goods)) for k in range(self._kinds_n)]
         self.root, self.root_drops, self.root_room = self.settle([0, 0, 0, 0, (1 << n) - 1, ships, *columns], 0, None, None)
         self.root_key, self.root_shift = self.keys.key(self.root, self.root_room)
@@ -228,8 +229,18 @@ class CaptainPhase:
 
     def barrels(self, state: Sequence[int]) -> int:
         """The barrels the players in the state hold."""
-        ones, top, low = self._ones, self._top, self.low
-        return sum([column * ones >> top & low for column in state[COLUMNS:]])
+        return sum([self._total(column) for column in state[COLUMNS:]])
+
+    def _total(self, column: int) -> int:
+        """Every player's barrels in a column, together: one multiplication adds the fields into
+        the highest (`width` holds all the barrels of a kind: no field overflows)."""
+        return column * self._ones >> self._top & self.low
+
+    def _ship_field(self, ship: int, kind: int, barrels: int) -> int:
+        """`barrels` on cargo ship `ship` with the kind index `kind` (-1: the ship keeps its
+        kind, or is empty), as the packed ships hold them: adding it loads them."""
+        at = self._ship_at[ship]
+        return (kind + 1 << at + self.ship_bits) + (barrels << at)
 
     def settle(self, state: State, pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Room]:
         """The state after a move, from a list that the caller gives up (turn pointer at
@@ -238,10 +249,7 @@ class CaptainPhase:
         is found. When the contested kinds are still `before` (those before the move), only the
         `mover` can have dropped out: nobody else's barrels changed. With the state: what its
         ships take with its roomy kinds (to read its key with, `keys`)."""
-        if ships is None:
-            ships = self.ships_taking_kinds(state[SHIPS])
-        roomy = self.roomy(state, ships)
-        room = self._rooms.get(ships.packed << self._kinds_n | roomy) or self._room(ships, roomy)
+        room = self.room(state, ships)
         contested = room.contested
         drops: Drops = ()
         active: int = state[4]
@@ -289,14 +297,16 @@ class CaptainPhase:
         room.tails[code] = number
         return number
 
-    def room(self, state: State) -> Room:
-        """What the cargo ships of `state` take, with its roomy kinds."""
-        ships = self.ships_taking_kinds(state[SHIPS])
+    def room(self, state: State, ships: Cargo | None = None) -> Room:
+        """What the cargo ships of `state` take (`ships`, when known), with its roomy kinds."""
+        if ships is None:
+            ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
-        return self._rooms.get(ships.packed << self._kinds_n | roomy) or self._room(ships, roomy)
+        code = ships.packed << self._kinds_n | roomy
+        return self._rooms.get(code) or self._room(ships, roomy, code)
 
-    def _room(self, ships: Cargo, roomy: int) -> Room:
-        """`ships` with the roomy kinds `roomy` (bit mask), remembered: the contested kinds (all
+    def _room(self, ships: Cargo, roomy: int, code: int) -> Room:
+        """`ships` with the roomy kinds `roomy` (bit mask), remembered under `code`: the contested kinds (all
         the live ones, unless `Reductions.independent`: those that are not roomy), and the
         ships' barrels and the kinds' ships as the key reads them (the roomy ones marked,
         with `Reductions.roomy`: see `keys`)."""
@@ -309,7 +319,7 @@ class CaptainPhase:
                     aboard -= ships.counts[i] + 1 << i * self.ship_bits
                     marked[k] = -2
             place = tuple(marked)
-        hit = self._rooms[ships.packed << self._kinds_n | roomy] = Room(ships, roomy, contested, aboard, place)
+        hit = self._rooms[code] = Room(ships, roomy, contested, aboard, place)
         return hit
 
     def _places(self, have: Goods, ships: Cargo, roomy: int) -> Places:
@@ -350,8 +360,7 @@ class CaptainPhase:
         load_vp, load_doubloons = self._load_vp[q][first], self._load_doubloons[q]
         for k, i, amount, move in ships.loads(self.sizes, have):
             child = list(state)
-            ship_at = self._ship_at[i]
-            child[SHIPS] += amount << ship_at if ships.kinds[i] is not None else (k + 1 << ship_at + self.ship_bits) + (amount << ship_at)
+            child[SHIPS] += self._ship_field(i, -1 if ships.kinds[i] is not None else k, amount)
             child[COLUMNS + k] -= amount << at
             if q == 0:
                 child[1] = 1
@@ -408,10 +417,9 @@ class CaptainPhase:
         on a ship with room for theirs besides: see the module)."""
         if not ships.placed or not self._roomy_matters:
             return 0
-        ones, top, low = self._ones, self._top, self.low
         mask = 0
         for k, _, room in ships.placed:
-            if state[COLUMNS + k] * ones >> top & low <= room:
+            if self._total(state[COLUMNS + k]) <= room:
                 mask |= 1 << k
         return mask
 

@@ -120,29 +120,23 @@ class Tails:
         and most VP over its options, and the expected end: the first of the options with the
         most VP, then barrels kept. (Only that option's end is made: a small wharf's options are
         many.)"""
-        worst = best = 0
-        found = False
-        chosen: tuple[Move, TailEnd, int, int] | None = None  # the expected option so far: its move, the rest's end, the move's VP and doubloons
-        chosen_vp = chosen_kept = 0
-        if not must_load(key):
-            stop = self._stop(key)
-            found, chosen_vp, chosen_kept = True, 0, stop.kept
-        for move, after, vp, money in self.moves(key):
-            rest = self.tail(after)
-            end = rest.expected
-            if not found:
-                worst, best = rest.worst + vp, rest.best + vp
-                found, chosen, chosen_vp, chosen_kept = True, (move, end, vp, money), end.vp + vp, end.kept
-                continue
-            worst = min(worst, rest.worst + vp)
-            best = max(best, rest.best + vp)
-            if (end.vp + vp, end.kept) > (chosen_vp, chosen_kept):  # the first of the best
-                chosen, chosen_vp, chosen_kept = (move, end, vp, money), end.vp + vp, end.kept
-        assert found, "a player who must load has a load"
-        if chosen is None:
-            return Tail(worst, best, stop)
-        move, end, vp, money = chosen
-        return Tail(worst, best, TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves)))
+        stop = None if must_load(key) else self._stop(key)
+        rests = [(move, self.tail(after), vp, money) for move, after, vp, money in self.moves(key)]
+        assert stop is not None or rests, "a player who must load has a load"
+        worsts = [rest.worst + vp for _, rest, vp, _ in rests]
+        bests = [rest.best + vp for _, rest, vp, _ in rests]
+        chosen, rank = -1, (-1, -1)  # the expected option (-1: stopping) and its VP and barrels kept
+        if stop is not None:
+            worsts.append(0)
+            bests.append(0)
+            rank = (0, stop.kept)
+        for i, (_, rest, vp, _) in enumerate(rests):
+            if (rest.expected.vp + vp, rest.expected.kept) > rank:  # the first of the best
+                chosen, rank = i, (rest.expected.vp + vp, rest.expected.kept)
+        if chosen < 0:
+            assert stop is not None
+            return Tail(min(worsts), max(bests), stop)
+        return Tail(min(worsts), max(bests), _ended(*rests[chosen]))
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
@@ -156,8 +150,7 @@ class Tails:
             out.append((None, Tail(0, 0, self._stop(key))))
         for move, after, vp, money in self.moves(key):
             rest = self.tail(after)
-            end = rest.expected
-            out.append((move, Tail(rest.worst + vp, rest.best + vp, TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves)))))
+            out.append((move, Tail(rest.worst + vp, rest.best + vp, _ended(move, rest, vp, money))))
         return out
 
     def expected_move(self, key: TailKey) -> TailMove:
@@ -200,6 +193,13 @@ class Tails:
         ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.own.keep(p, goods)), moves))
         for move, after, gained, paid in self.moves(key):
             self._walk(after, vp + gained, money + paid, (*moves, move), ends)
+
+
+def _ended(move: Move, rest: Tail, vp: int, money: int) -> TailEnd:
+    """The expected end of a tail that begins with `move` (earning `vp` and `money`) and goes
+    on as `rest`."""
+    end = rest.expected
+    return TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves))
 
 
 def must_load(key: TailKey) -> bool:
