@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
+from functools import cache
 
 import pytest
 
@@ -1151,20 +1152,20 @@ def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
             yield SmallWharfLoad(goods=tuple((k, c) for k, c in zip(kinds, counts, strict=True) if c))
 
 
-# the loads seen are counted in this process, and the test after them reads the count: one worker
-# runs both, in this order (pytest-xdist)
+# The last test reads what every game's comparisons met (`compared_loads`, cached): one worker
+# running the group in its order (pytest-xdist's loadgroup) spares it the games; in any other
+# worker, or alone, it plays again those it lacks.
 IN_ORDER = pytest.mark.xdist_group("expansion-loads")
+LOAD_GAMES = [(name, seed) for name in ("expansion-1", "base") for seed in range(6)] + [("base", 9), ("base", 11)]  # 9, 11: wharfs
 
 
-@IN_ORDER
-@pytest.mark.parametrize(("ruleset", "seed"), [(name, seed) for name in ("expansion-1", "base") for seed in range(6)] + [("base", 9), ("base", 11)])  # 9, 11: wharfs
-def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, ruleset, seed):
-    """Issue 18.2's property in the captain phase: every load anyone may make (an independent,
-    exhaustive list of what could be written, each tried in the engine) is among the legal
-    moves of that step. (In the other phases the legal moves are the candidates the engine
-    accepts, and the property above holds for them.)"""
+@cache
+def compared_loads(ruleset: str, seed: int) -> Counter[str]:
+    """A random game of `ruleset` (3 to 5 players, by `seed`) in which, at every step of every
+    captain phase, every load anyone might write (an independent, exhaustive list, each tried in
+    the engine) that the engine accepts is among the legal moves of that step: the kinds of load
+    compared (a failed comparison raises, and is not cached)."""
     from referee.engine import legal
-    from referee.engine.game import Game
     from referee.engine.phases.captain import Captain
     from referee.jobs.play import play
 
@@ -1187,21 +1188,30 @@ def test_every_load_the_engine_accepts_is_among_the_legal_moves(monkeypatch, rul
                 checking[0] = False
         return real(self, p, move)
 
-    monkeypatch.setattr(Game, "play_unchecked", play_checked)
-    play(load_ruleset(ruleset), 3 + seed % 3, seed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Game, "play_unchecked", play_checked)
+        play(load_ruleset(ruleset), 3 + seed % 3, seed)
+    return checked
+
+
+@IN_ORDER
+@pytest.mark.parametrize(("ruleset", "seed"), LOAD_GAMES)
+def test_every_load_the_engine_accepts_is_among_the_legal_moves(ruleset, seed):
+    """Issue 18.2's property in the captain phase: every load anyone may make is among the legal
+    moves of that step (`compared_loads`). (In the other phases the legal moves are the
+    candidates the engine accepts, and the property above holds for them.)"""
+    checked = compared_loads(ruleset, seed)
     assert checked["load"] > 20, checked
-    SEEN_LOADS.update(checked)
-
-
-SEEN_LOADS: Counter[str] = Counter()
 
 
 @IN_ORDER
 def test_the_load_property_saw_every_kind_of_load():
-    """Run after the property above (pytest keeps the file's order): its games used wharfs and
-    small wharfs too, and turns that could be let go, so that each kind of load, and `pass`,
-    was compared with the legal moves."""
-    assert SEEN_LOADS["load"] and SEEN_LOADS["wharf"] and SEEN_LOADS["small-wharf"] and SEEN_LOADS["pass"], SEEN_LOADS
+    """Over the games above (`compared_loads`: any this process has not played are played here):
+    they used wharfs and small wharfs too, and turns that could be let go, so that each kind of
+    load, and `pass`, was compared with the legal moves."""
+    seen = sum((compared_loads(ruleset, seed) for ruleset, seed in LOAD_GAMES), Counter())
+    assert seen["load"] and seen["wharf"] and seen["small-wharf"] and seen["pass"], seen
+
 
 # --- Library in the two-player game (docs/rule-decisions.md): once per round -------------
 

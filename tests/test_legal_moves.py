@@ -12,6 +12,9 @@ the same game). And at every role choice, the roles listed are the ones `choose_
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
 from itertools import islice
 from typing import Any
 
@@ -25,12 +28,12 @@ from referee.moves.clauses import AnyMove, Build, Extra, Sell, Settle
 from referee.rulesets.load import load_ruleset
 
 RULESETS = ("base", "expansion-1", "1897", "1897-expansion-1")
+PLAYERS = (2, 3, 4, 5)
 ARRANGEMENTS = 300  # a mayor's arrangements can be thousands: the first ones are compared
 
-# what the lists held, over the games of this file: each kind of move must have been compared
-SEEN: Counter[str] = Counter()
-# counted in this process, and read by the file's last test: one worker runs the file, in its
-# order (pytest-xdist)
+# The file's last test reads what every game's comparisons met (`compared_games`, cached): one
+# worker running the file in its order (pytest-xdist's loadgroup) spares it the games; in any
+# other worker, or alone, it plays again those it lacks.
 pytestmark = pytest.mark.xdist_group("legal-moves")
 CHOOSE_ROLE = Game.choose_role  # the engine's, before the comparison wraps it
 
@@ -48,8 +51,9 @@ def features(move: AnyMove) -> list[str]:
     return []
 
 
-def compare(game: Game) -> None:
-    """Every player's legal moves now against the candidates the engine accepts."""
+def compare(game: Game, seen: Counter[str]) -> None:
+    """Every player's legal moves now against the candidates the engine accepts; what the lists
+    held is counted in `seen`."""
     phase = game.phase
     if phase is None or phase.role == "captain":
         return
@@ -58,9 +62,9 @@ def compare(game: Game) -> None:
         candidates = list(islice(phase.candidates(p), ARRANGEMENTS))
         accepted = [move for move in candidates if game.accepts(p, move)]
         assert listed == accepted, (phase.role, p, [str(m) for m in listed], [str(m) for m in accepted])
-        SEEN[f"{phase.role} refused"] += len(candidates) - len(accepted)
+        seen[f"{phase.role} refused"] += len(candidates) - len(accepted)
         for move in listed:
-            SEEN.update(features(move))
+            seen.update(features(move))
 
 
 def role_choices(game: Game) -> dict[str, list[int | None]]:
@@ -77,7 +81,7 @@ def role_choices(game: Game) -> dict[str, list[int | None]]:
     return accepted
 
 
-def compare_roles(game: Game) -> None:
+def compare_roles(game: Game, seen: Counter[str]) -> None:
     """The roles listed are those accepted; each with its doubloons where several are on offer."""
     listed: dict[str, list[int | None]] = {}
     for role, doubloons in legal.roles(game):
@@ -87,38 +91,50 @@ def compare_roles(game: Game) -> None:
     for role, written in accepted.items():
         numbers = [d for d in written if d is not None]
         assert listed[role] == (numbers if len(numbers) > 1 else [None]), (role, listed[role], written)
-    SEEN["roles"] += 1
+    seen["roles"] += 1
 
 
-@pytest.fixture
-def comparing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random play, with the comparison before every move and role choice."""
+@contextmanager
+def comparing(seen: Counter[str]) -> Iterator[None]:
+    """Random play, with the comparison before every move and role choice (counted in `seen`)."""
     real_play, real_unchecked = Game.play, Game.play_unchecked
 
     def checked_play(self: Game, p: int, move: AnyMove, guests: tuple[str, ...] = ()) -> None:
-        compare(self)
+        compare(self, seen)
         real_play(self, p, move, guests)
 
     def unchecked(self: Game, p: int, move: AnyMove) -> None:
-        compare(self)
+        compare(self, seen)
         real_unchecked(self, p, move)
 
     def choose(self: Game, p: int, role: str, doubloons: int | None = None) -> Any:
-        compare_roles(self)
+        compare_roles(self, seen)
         return CHOOSE_ROLE(self, p, role, doubloons)
 
-    monkeypatch.setattr(Game, "play", checked_play)
-    monkeypatch.setattr(Game, "play_unchecked", unchecked)
-    monkeypatch.setattr(Game, "choose_role", choose)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Game, "play", checked_play)
+        patch.setattr(Game, "play_unchecked", unchecked)
+        patch.setattr(Game, "choose_role", choose)
+        yield
+
+
+@cache
+def compared_games(ruleset: str, players: int) -> Counter[str]:
+    """Two random games of `ruleset` and `players`, compared before every move and role choice:
+    what the comparisons met (a failed comparison raises, and is not cached)."""
+    seen: Counter[str] = Counter()
+    rules = load_ruleset(ruleset)
+    with comparing(seen):
+        for seed in range(2):
+            played = play(rules, players, seed)
+            assert played.game.over
+    return seen
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_each_phase_lists_the_moves_its_check_accepts(comparing: None, ruleset: str, players: int) -> None:
-    rules = load_ruleset(ruleset)
-    for seed in range(2):
-        played = play(rules, players, seed)
-        assert played.game.over
+@pytest.mark.parametrize("players", PLAYERS)
+def test_each_phase_lists_the_moves_its_check_accepts(ruleset: str, players: int) -> None:
+    assert compared_games(ruleset, players)["roles"] > 0
 
 
 def test_a_library_doubles_the_craftsman_extra_barrels_listed() -> None:
@@ -133,19 +149,20 @@ def test_a_library_doubles_the_craftsman_extra_barrels_listed() -> None:
     anna.manned = {"corn": 1, "indigo": 1}
     game.goods_supply["corn"] = 2  # one produced, one left for the extra
     game.choose_role(0, "craftsman")
-    before = SEEN["extra 2"]
-    compare(game)
-    assert SEEN["extra 2"] > before  # the comparison met the two extra barrels
+    seen: Counter[str] = Counter()
+    compare(game, seen)
+    assert seen["extra 2"] > 0  # the comparison met the two extra barrels
     listed = [str(move) for move in legal.legal_moves(game, 0)]
     assert "extra corn, indigo" in listed and "extra indigo, indigo" in listed and "extra corn, corn" not in listed, listed
 
 
 def test_the_comparisons_met_every_kind_of_move() -> None:
-    """Run after the games above (pytest keeps the file's order): the lists compared held every
-    clause a phase lists (the hacienda's draw, the hospice's colonist, forests, the university's
-    colonist, each black-market payment, sales to one's own trading post), and candidates refused
-    in each phase, so that the comparison was not empty. (A library's two extra barrels, which
+    """Over the games above (`compared_games`: any this process has not played are played here),
+    the lists compared held every clause a phase lists (the hacienda's draw, the hospice's
+    colonist, forests, the university's colonist, each black-market payment, sales to one's own
+    trading post), and candidates refused in each phase, so that the comparison was not empty. (A library's two extra barrels, which
     random games seldom reach, are compared by the test above on its own.)"""
     expected = ["settle", "hacienda", "hospice", "forest", "build", "university", "pay colonist", "pay good", "pay vp", "sell", "own post", "extra 1", "roles"]
     expected += [f"{role} refused" for role in ("settler", "builder", "trader")]
-    assert [name for name in expected if not SEEN[name]] == [], SEEN
+    seen = sum((compared_games(ruleset, players) for ruleset in RULESETS for players in PLAYERS), Counter())
+    assert [name for name in expected if not seen[name]] == [], seen
