@@ -109,9 +109,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     worker). pyproject.toml keeps pytest below 9.2; in a run that gets there anyway, every
     grouped test fails and says why (`groups_hold`)."""
     config = session.config
-    if hasattr(config, "workerinput") and config.getvalue("loadgroup"):
-        if any(item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid for item in session.items):
-            GROUPS_LOST.append(pytest.__version__)
+    grouped = hasattr(config, "workerinput") and config.getvalue("loadgroup")
+    if grouped and any(item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid for item in session.items):
+        GROUPS_LOST.append(pytest.__version__)
 
 
 @pytest.fixture(autouse=True)
