@@ -99,27 +99,17 @@ LONGEST_FIRST = (
 )
 
 
-GROUPS_LOST: list[str] = []  # the pytest whose node ids lost pytest-xdist's groups, if any
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """A worker's groups must hold: pytest-xdist's loadgroup marks a grouped test by a suffix of
-    its node id (`@group`), which pytest 9.2 no longer reads (pytest-xdist issue 1386): the groups
-    would be spread over the workers in silence (two Dask clusters at once, a chromium for each
-    worker). pyproject.toml keeps pytest below 9.2; in a run that gets there anyway, every
-    grouped test fails and says why (`groups_hold`)."""
-    config = session.config
-    grouped = hasattr(config, "workerinput") and config.getvalue("loadgroup")
-    if grouped and any(item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid for item in session.items):
-        GROUPS_LOST.append(pytest.__version__)
-
-
 @pytest.fixture(autouse=True)
 def groups_hold(request: pytest.FixtureRequest) -> None:
-    """A grouped test fails when its group was lost (`pytest_collection_finish`)."""
-    if GROUPS_LOST and request.node.get_closest_marker("xdist_group") is not None:
+    """A grouped test fails when its group was lost: pytest-xdist's loadgroup marks a grouped
+    test by a suffix of its node id (`@group`), which pytest 9.2 no longer reads (pytest-xdist
+    issue 1386), so the groups would be spread over the workers in silence (two Dask clusters at
+    once, a chromium for each worker). pyproject.toml keeps pytest below 9.2; a run that gets
+    there anyway says why."""
+    config, test = request.config, request.node
+    if hasattr(config, "workerinput") and config.getvalue("loadgroup") and test.get_closest_marker("xdist_group") is not None and "@" not in test.nodeid:
         pytest.fail(
-            f"pytest-xdist's --dist loadgroup has no effect with pytest {GROUPS_LOST[0]} (pytest-xdist issue 1386): "
+            f"pytest-xdist's --dist loadgroup has no effect with pytest {pytest.__version__} (pytest-xdist issue 1386): "
             "this test's group was spread over the workers. Install the pytest that pyproject.toml asks for, or run with -n 0.",
             pytrace=False,
         )
