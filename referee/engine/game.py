@@ -386,8 +386,9 @@ class Game:
                     rule,
                     f"{what} must name {count(expected, self.rules.terms.plantation)} (the {self.rules.terms.stacks} {deck_total}, the discards {avail - deck_total}), not {len(tiles)}",
                 )
-            rest = tally(drawn) - self.deck
-            missing = self.deck - tally(drawn)
+            counted = tally(drawn)
+            rest = counted - self.deck
+            missing = self.deck - counted
             if missing:
                 raise RuleViolation(
                     rule,
@@ -452,7 +453,7 @@ def _less(counts: Counter[str], taken: Mapping[str, int]) -> Counter[str]:
     positive counts left, in the order of `counts`; without its lookups of a kind `taken` lacks
     (each a call of Counter's `__missing__`): asked at every reveal."""
     get = taken.get
-    return tally({kind: n - get(kind, 0) for kind, n in counts.items() if n - get(kind, 0) > 0})
+    return tally({kind: left for kind, n in counts.items() if (left := n - get(kind, 0)) > 0})
 
 
 def open_card(card: RoleCard) -> bool:
