@@ -117,15 +117,15 @@ def _load(path: str) -> Rules:
     code = _code_digest()
     files = _quick_layers(Path(path))  # the cache entry looked for without parsing a file
     source = _source_digest(files) if files is not None else ""
-    cached = _cache_read(_cache_key(source, code), source, code) if files is not None else None
+    key = _cache_key(source, code)
+    cached = _cache_read(key, source, code) if files is not None else None
     layers: list[YNode] | None = None
     if cached is None:  # not in the cache (or the quick look was not sure of the files): read and parsed
         layers = _layers(Path(path))
         read = _source_digest([layer.file for layer in layers])
         if read != source:
-            source = read
-            cached = _cache_read(_cache_key(source, code), source, code)
-    key = _cache_key(source, code)
+            source, key = read, _cache_key(read, code)
+            cached = _cache_read(key, source, code)
     if cached is not None:
         try:
             return Rules(cast("Ruleset", cached))  # a compiled ruleset: the model's fields, as plain objects
