@@ -36,7 +36,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 PACKAGE = Path("referee") / "jobs" / "shipping"
 # the search, compiled: summary.py (the answer read off the search) and __init__.py (which
 # chooses the build at import) stay plain Python
-SEARCH = ("compact", "keys", "tails", "phase", "values", "outcomes")
+SEARCH = ("compact", "memo", "memo_native", "keys", "tails", "phase", "values", "outcomes")
 GROUP = "referee.jobs.shipping.search"  # mypyc's shared library of the compiled modules, in the package
 LIBRARY = "search__mypyc"  # its file's name (before the extension suffix)
 STAMP = "build.json"
@@ -73,6 +73,8 @@ class SearchCompiled(BuildHookInterface):  # type: ignore[type-arg]
     def _use(self, version: str, build_data: dict[str, Any], root: Path, work: Path, built: list[Path]) -> None:
         build_data["pure_python"] = False
         build_data["infer_tag"] = True  # the compiled modules are for this Python and platform
+        # the compiled memo's buffers are mypyc's librt.vecs, imported at run time: the librt of the build, or newer
+        build_data["dependencies"].append(f"librt>={librt_version()}")
         if version == "editable":
             for path in built:
                 shutil.copy2(path, root / path.relative_to(work / "made"))
@@ -151,6 +153,13 @@ def mypy_version() -> str:
     from mypy.version import __version__
 
     return __version__
+
+
+def librt_version() -> str:
+    """The version of mypyc's run-time library (`librt`) that the compiled modules are built against."""
+    from importlib.metadata import version
+
+    return version("librt")
 
 
 def remove_compiled(root: Path) -> None:

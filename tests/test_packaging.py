@@ -44,9 +44,17 @@ def test_wheel_contains_rulesets_and_schemas_and_the_compiled_search(tmp_path):
     if reason is None:
         assert _compiled_files() <= names, said[-2000:]
         assert not wheel.name.endswith("-py3-none-any.whl"), wheel.name  # for this Python and platform
+        assert f"Requires-Dist: librt>={hatch_build.librt_version()}" in _metadata(wheel)  # the compiled memo's buffers
     else:
         assert not names & _compiled_files()
         assert wheel.name.endswith("-py3-none-any.whl")
+        assert "librt" not in _metadata(wheel)
+
+
+def _metadata(wheel):
+    archive = zipfile.ZipFile(wheel)
+    (name,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+    return archive.read(name).decode()
 
 
 def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path):
@@ -54,6 +62,7 @@ def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path):
     assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
     assert not names & _compiled_files()
     assert "referee/jobs/shipping/values.py" in names
+    assert "librt" not in _metadata(wheel)  # a plain install needs nothing of mypyc's
     assert "the shipping search is not compiled (no C compiler: /nonexistent/cc is not found)" in said
 
 

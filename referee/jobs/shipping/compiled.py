@@ -28,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 
 PACKAGE = "referee.jobs.shipping"
-SEARCH = ("compact", "keys", "tails", "phase", "values", "outcomes")  # as hatch_build.py compiles them
+SEARCH = ("compact", "memo", "memo_native", "keys", "tails", "phase", "values", "outcomes")  # as hatch_build.py compiles them
 PLAIN_SWITCH = "REFEREE_PURE_PYTHON"
 STAMP = "build.json"
 HERE = Path(__file__).resolve().parent

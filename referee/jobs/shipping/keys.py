@@ -28,14 +28,17 @@ the expected play (barrels kept included: no reduction below changes what storag
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from referee.jobs.shipping.compact import COLUMNS, VALUE_BITS, State
+from referee.jobs.shipping.memo import Key
 
 if TYPE_CHECKING:
     from referee.jobs.shipping.phase import CaptainPhase, Room
 
-Key = tuple[int, ...]  # see `Keys.key`
+NATIVE_BITS: Final = 62  # the bits of a key's word that the compiled build's memo holds (`memo_native`)
+NETWORK: Final = 5  # live kinds sorted by a network of compare-and-swaps (`Keys.key`; more: by a list's sort)
+ABSENT: Final = (1 << NATIVE_BITS) - 1  # above every column of a native key (and a native integer, compiled): a network's missing kinds, sorted last
 Shift = int  # VP by player that a state's values have beyond those stored under its key, packed as a block of values (`VALUE_BITS` a player, the first highest; 0: none)
 
 
@@ -61,16 +64,31 @@ class Keys:
         # storage: the players with no warehouse (bit mask), and the single barrels each keeps
         self.bare = sum(1 << p for p, power in enumerate(powers) if power.store_kinds == 0)
         self.single = tuple(power.store_barrels for power in powers)
+        self._numbers: dict[int, int] = {0: 0}  # `_number`: the dead kinds' barrels as `_freeze` and `_full` pack them, numbered
+        # the key's words (`key`): the live kinds' columns with their ships, `column_bits` each,
+        # `per_word` of them in the first word, as many in the second, the rest in the third; the
+        # head, the ships' barrels, the tokens and the live kinds' count in the fourth
+        self.column_bits = self.line + (phase.ships + 1).bit_length()
+        self.per_word = max(1, NATIVE_BITS // self.column_bits)
+        self.head_bits = self.n.bit_length() + 1 + 3 * self.n
+        self.aboard_bits = phase.ship_bits * phase.ships
+        self.tokens_bits = self.n * self.token_bits
+        self.count_bits = self.kinds_n.bit_length()
+        fixed = self.head_bits + self.aboard_bits + self.tokens_bits + self.count_bits
+        # each word under 2 ** 62 (`NATIVE_BITS`): the compiled build's memo holds the keys as 64-bit words
+        self.native = self.column_bits * max(self.per_word, self.kinds_n - 2 * self.per_word) <= NATIVE_BITS and fixed <= NATIVE_BITS
 
     def key(self, state: State, room: Room) -> tuple[Key, Shift]:
         """The key of `state` (what its cargo ships take, with its roomy kinds: `room`) and its
         shift (0: nothing).
 
-        The key: each live kind as its column (every player's barrels of it) with its ship above
-        it (plus two: 0 if roomy, 1 if on none), sorted; then the state's head packed in one
-        number; the barrels on each ship, packed (each plus one; 0: roomy; a full ship's kind is
-        dead); each player's barrels of the dead kinds, sorted (or what storage makes of them),
-        packed; and how many roomy kinds each player who ships them all holds (0: none)."""
+        The key, five integers (`memo`): each live kind as its column (every player's barrels of
+        it) with its ship above it (plus two: 0 if roomy, 1 if on none), sorted, packed in the
+        first three; then, packed in the fourth, the state's head, the barrels on each ship (each
+        plus one; 0: roomy; a full ship's kind is dead), how many roomy kinds each player who
+        ships them all holds (0: none) and how many kinds are live; and the number
+        (`_number`) of each player's barrels of the dead kinds, sorted (or what storage makes
+        of them)."""
         ships, roomy, aboard, place = room.ships, room.roomy, room.aboard, room.place
         tokens = shift = cleared = 0  # cleared: the roomy columns' bits of the players whose barrels there are tokens
         if roomy and self.tokens:
@@ -93,24 +111,73 @@ class Keys:
             held: int | tuple[int, ...] = state[COLUMNS + dead[0]] if len(dead) == 1 else tuple([state[COLUMNS + k] for k in dead])
             found = self._frozen.get(held)
             if found is None:
-                found = self._frozen[held] = self._freeze(held)
+                packed, markable = self._freeze(held)
+                found = self._frozen[held] = (self._number(packed), markable)
             frozen, markable = found
             if self.storage and markable:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
                 if full:
                     frozen = self._full(held, full)
         line = self.line
-        if tokens:
-            flat = [place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if roomy >> k & 1 else state[COLUMNS + k]) for k in ships.live]
+        live = ships.live
+        count = len(live)
+        words = (0, 0, 0)
+        if count <= NETWORK and self.native:
+            # five live kinds at most (every standard ruleset): five integers sorted by compare-and-swaps, no list made
+            c0 = c1 = c2 = c3 = c4 = ABSENT
+            for i, k in enumerate(live):
+                column = state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]
+                column |= place[k] + 2 << line
+                if i == 0:
+                    c0 = column
+                elif i == 1:
+                    c1 = column
+                elif i == 2:
+                    c2 = column
+                elif i == 3:
+                    c3 = column
+                else:
+                    c4 = column
+            # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
+            if c0 > c1:
+                c0, c1 = c1, c0
+            if c3 > c4:
+                c3, c4 = c4, c3
+            if c2 > c4:
+                c2, c4 = c4, c2
+            if c2 > c3:
+                c2, c3 = c3, c2
+            if c1 > c4:
+                c1, c4 = c4, c1
+            if c0 > c3:
+                c0, c3 = c3, c0
+            if c0 > c2:
+                c0, c2 = c2, c0
+            if c1 > c3:
+                c1, c3 = c3, c1
+            if c1 > c2:
+                c1, c2 = c2, c1
+            for i in range(count):
+                words = self._placed(i, c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4, words)
         else:
-            flat = [place[k] + 2 << line | state[COLUMNS + k] for k in ships.live]
-        flat.sort()
-        # then the four fixed numbers: the key's length is the kinds' count plus four, so no two keys' fields are confused
-        flat.append(((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4])
-        flat.append(aboard)
-        flat.append(frozen)
-        flat.append(tokens)
-        return tuple(flat), shift
+            flat = [place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]) for k in live]
+            flat.sort()
+            for i, column in enumerate(flat):
+                words = self._placed(i, column, words)
+        head = ((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4]
+        # the live kinds' count last: no two keys' columns are confused
+        rest = ((head << self.aboard_bits | aboard) << self.tokens_bits | tokens) << self.count_bits | count
+        return (words[0], words[1], words[2], rest, frozen), shift
+
+    def _placed(self, i: int, column: int, words: tuple[int, int, int]) -> tuple[int, int, int]:
+        """The first three words of a key with the `i`th of its sorted columns placed: `per_word`
+        of them in the first, as many in the second, all the rest in the third."""
+        per_word, bits = self.per_word, self.column_bits
+        if i < per_word:
+            return words[0] | column << bits * i, words[1], words[2]
+        if i < 2 * per_word:
+            return words[0], words[1] | column << bits * (i - per_word), words[2]
+        return words[0], words[1], words[2] | column << bits * (i - 2 * per_word)
 
     def _freeze(self, held: int | tuple[int, ...]) -> tuple[int, int]:
         """The dead kinds' columns `held` (one alone: itself) as the key reads them: each
@@ -137,8 +204,16 @@ class Keys:
             hit = 0
             for p in range(self.n):
                 hit = hit << field | (1 << field - 1 if players >> p & 1 else self._sorted(columns, p))
-            self._full_frozen[(held, players)] = hit
+            hit = self._full_frozen[(held, players)] = self._number(hit)
         return hit
+
+    def _number(self, frozen: int) -> int:
+        """The number of the dead kinds' barrels `frozen` as `_freeze` or `_full` packs them (0:
+        none): a small integer in the key, however many players and kinds (so it fits a word)."""
+        number = self._numbers.get(frozen)
+        if number is None:
+            number = self._numbers[frozen] = len(self._numbers)
+        return number
 
     def _sorted(self, columns: tuple[int, ...], p: int) -> int:
         """Player `p`'s barrels in `columns`, sorted, packed (`width` bits each)."""

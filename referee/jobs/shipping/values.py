@@ -32,11 +32,11 @@ from contextlib import contextmanager
 from typing import Final
 
 from referee.jobs.shipping.compact import VALUE_BITS
+from referee.jobs.shipping.memo import Blocks, Memo, new_memo
 from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, Step
 from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
-Blocks = tuple[int, int, int, int, int]  # the same values as the search keeps them: worst, best, expected VP, barrels kept, guaranteed VP; a block each
 BLOCKS: Final = 5
 PROGRESS_EVERY: Final = 1024  # states valued between two calls of a search's `progress`
 WIDTH: Final = VALUE_BITS  # bits of one player's value in a block: the top one a guard (values under 512: VP and barrels of one phase)
@@ -61,7 +61,7 @@ class Valuation:
         self.own = [LOW << self.at[p] for p in range(n)]  # player p's value in a block
         # by the state's key (packed: `keys`), less its shift; the only table that grows with the
         # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
-        self.memo: dict[Key, Blocks] = {}
+        self.memo: Memo = new_memo(phase.keys.native)
         self.keys = phase.keys
         self._tails: dict[int, Blocks] = {}  # by number (`CaptainPhase.tail_keys`): each tail's worst, best, expected VP, barrels kept and guaranteed VP, in its player's place
         with quiet_search():
@@ -70,15 +70,17 @@ class Valuation:
     @property
     def states(self) -> int:
         """How many states were valued."""
-        return len(self.memo)
+        return self.memo.size()
 
     def value(self, state: State, room: Room, key: Key, shift: Shift) -> Blocks:
         """The values of `state` (what its ships take: `room`), whose memo key and shift are
         `key` and `shift` (see the module; the shift is a block already: `keys` packs it so)."""
         if state[0] == -1:
             return NOTHING
-        hit = self.memo.get(key)
-        if hit is not None:
+        memo = self.memo
+        entry = memo.find(key)
+        if entry >= 0:
+            hit = memo.values(entry)
             if not shift:
                 return hit
             return hit[0] + shift, hit[1] + shift, hit[2] + shift, hit[3], hit[4] + shift
@@ -120,13 +122,12 @@ class Valuation:
                 if move_rank > rank or move_asked > asked or (move_asked == asked and (values[2] < expected or (values[2] == expected and values[3] < kept))):
                     rank, asked, expected, kept = move_rank, move_asked, values[2], values[3]
             result = (worst, best, expected, kept, (guaranteed & ~own) | (mine & own))
-        memo = self.memo
         if not shift:
-            memo[key] = result
+            memo.put(key, result)
         else:
-            memo[key] = (result[0] - shift, result[1] - shift, result[2] - shift, result[3], result[4] - shift)
-        if self.progress is not None and not len(memo) % PROGRESS_EVERY:
-            self.progress(len(memo))
+            memo.put(key, (result[0] - shift, result[1] - shift, result[2] - shift, result[3], result[4] - shift))
+        if self.progress is not None and not memo.size() % PROGRESS_EVERY:
+            self.progress(memo.size())
         return result
 
     def after(self, step: Step, decider: int) -> Blocks:

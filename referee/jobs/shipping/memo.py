@@ -1,0 +1,80 @@
+"""The valuation's memo: each state key's values (`values`), the only table that grows with the search.
+
+A key (`keys`) is five integers, a state's values five (`Blocks`). Two stores hold them, the same
+answers from either (a key and its values go in and come out unchanged):
+
+- `DictMemo`: a dictionary of the keys, as tuples; the plain build's, and the one for a phase
+  whose keys do not fit in 64-bit words (`Keys.native`);
+- `NativeMemo` (`memo_native`): the compiled build's, an open-addressing table of 64-bit words,
+  no Python object a state: a look-up is a few native operations and at most a cache miss or
+  two, where a dictionary of tuples reads the key's objects, and freeing it is freeing two
+  buffers (mypyc's `librt.vecs`, imported only where the search is compiled).
+
+`new_memo` chooses.
+"""
+
+from __future__ import annotations
+
+Key = tuple[int, int, int, int, int]  # see `Keys.key`
+Blocks = tuple[int, int, int, int, int]  # a state's values as the search keeps them (`values`): worst, best, expected VP, barrels kept, guaranteed VP; a block each
+
+
+class Memo:
+    """What the valuation asks of its memo: `find` a key's entry, read its `values`, `put` a new
+    one, and the `size`."""
+
+    def find(self, key: Key) -> int:
+        """The entry of `key`, or -1 if it has none."""
+        raise NotImplementedError
+
+    def values(self, entry: int) -> Blocks:
+        """The values stored at `entry` (from `find`)."""
+        raise NotImplementedError
+
+    def put(self, key: Key, values: Blocks) -> None:
+        """Store `values` under `key`, which has none yet."""
+        raise NotImplementedError
+
+    def size(self) -> int:
+        """How many keys are stored."""
+        raise NotImplementedError
+
+
+class DictMemo(Memo):
+    """The memo as a dictionary of keys (each to its entry's number) and a list of values."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Key, int] = {}
+        self.stored: list[Blocks] = []
+
+    def find(self, key: Key) -> int:
+        """The entry of `key`, or -1 if it has none."""
+        return self.entries.get(key, -1)
+
+    def values(self, entry: int) -> Blocks:
+        """The values stored at `entry`."""
+        return self.stored[entry]
+
+    def put(self, key: Key, values: Blocks) -> None:
+        """Store `values` under `key`."""
+        self.entries[key] = len(self.stored)
+        self.stored.append(values)
+
+    def size(self) -> int:
+        """How many keys are stored."""
+        return len(self.stored)
+
+
+def new_memo(native: bool) -> Memo:
+    """The memo for a search whose keys fit in 64-bit words (`native`) or not: the native table
+    where the search is compiled and `librt` is there (it comes with mypyc), else a dictionary."""
+    if native:
+        from referee.jobs.shipping.compiled import REASON
+
+        if REASON is None:
+            try:
+                from referee.jobs.shipping.memo_native import NativeMemo
+            except ImportError:  # pragma: no cover (a compiled build without librt installed)
+                return DictMemo()
+            return NativeMemo()
+    return DictMemo()

@@ -1,0 +1,89 @@
+"""The valuation's memo (referee/jobs/shipping/memo.py, memo_native.py): a state's key gives back
+its values, from the dictionary of the plain build and the native table of the compiled one alike,
+and the search answers the same from either, and from keys packed in fewer bits a word."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.documents.position import read_position
+from referee.jobs.shipping import build
+from referee.jobs.shipping.memo import DictMemo, Memo, new_memo
+from referee.jobs.shipping.memo_native import NativeMemo
+from referee.jobs.shipping.phase import CaptainPhase
+from referee.jobs.shipping.values import Valuation
+from tests.conftest import FIXTURES
+
+WORD = (1 << 62) - 1  # the largest word a native key holds (`keys.NATIVE_BITS`)
+MEMOS = [DictMemo, NativeMemo]
+CONTESTED = """\
+ruleset: expansion-1
+ships: {4: empty, 5: corn 1, 6: empty}
+players:
+  - {name: Anna, goods: {sugar: 3, corn: 2, tobacco: 2}, buildings: [harbor, small wharf]}
+  - {name: Ben, goods: {tobacco: 3, corn: 1}, buildings: []}
+  - {name: Cleo, goods: {indigo: 1, sugar: 2, corn: 3, coffee: 2}, buildings: [wharf, small warehouse, small wharf]}
+"""
+
+
+@pytest.mark.parametrize("kind", MEMOS)
+def test_a_stored_key_gives_back_its_values_and_an_unknown_key_is_not_found(kind: type[Memo]) -> None:
+    memo = kind()
+    assert memo.find((1, 2, 3, 4, 5)) == -1
+    memo.put((1, 2, 3, 4, 5), (10, 20, 30, 40, 50))
+    memo.put((0, 0, 0, 0, 0), (0, 0, 0, 0, 0))
+    memo.put((WORD, 0, WORD, 0, WORD), (1 << 49, 7, 1 << 49, 0, 3))
+    assert memo.values(memo.find((1, 2, 3, 4, 5))) == (10, 20, 30, 40, 50)
+    assert memo.values(memo.find((0, 0, 0, 0, 0))) == (0, 0, 0, 0, 0)
+    assert memo.values(memo.find((WORD, 0, WORD, 0, WORD))) == (1 << 49, 7, 1 << 49, 0, 3)
+    assert memo.find((1, 2, 3, 4, 6)) == -1  # one word apart: another key
+    assert memo.find((2, 1, 3, 4, 5)) == -1
+    assert memo.size() == 3
+
+
+@pytest.mark.parametrize("kind", MEMOS)
+def test_every_key_of_many_is_found_after_the_table_has_grown(kind: type[Memo]) -> None:
+    rng = random.Random(26)
+    stored: dict[tuple[int, int, int, int, int], tuple[int, int, int, int, int]] = {}
+    while len(stored) < 20_000:  # the native table starts at 4,096 slots: it grows three times
+        # keys alike but for a word or a bit or two, as a search's are
+        key = (rng.randrange(64), rng.choice([0, 1, WORD]), rng.randrange(4), rng.randrange(1 << 40), rng.randrange(3))
+        stored[key] = tuple(rng.randrange(1 << 50) for _ in range(5))  # type: ignore[assignment]
+    memo = kind()
+    for key, values in stored.items():
+        assert memo.find(key) == -1
+        memo.put(key, values)
+    assert memo.size() == len(stored)
+    for key, values in stored.items():
+        assert memo.values(memo.find(key)) == values
+    absent = [(64 + i, 0, 0, 0, 0) for i in range(100)] + [(0, 2, 0, 0, 0), (0, 0, 4, 0, 0)]
+    assert all(memo.find(key) == -1 for key in absent)
+
+
+def test_the_compiled_build_keeps_the_memo_in_native_words_and_the_plain_one_in_a_dictionary() -> None:
+    # the widest position of the standard rulesets: five players, ten barrels of a kind
+    phase = CaptainPhase(read_position((FIXTURES / "positions" / "heavy-5p.yaml").read_text(), "heavy-5p.yaml"))
+    assert phase.keys.native
+    memo = Valuation(CaptainPhase(read_position(CONTESTED, "p.yaml")), 0).memo
+    assert type(memo) is (NativeMemo if build() == "compiled" else DictMemo)
+    assert type(new_memo(False)) is DictMemo  # keys that do not fit in words
+
+
+def test_keys_packed_with_one_column_a_word_give_the_same_answer() -> None:
+    """The words of a key hold as many columns as fit; where fewer fit (a ruleset of more kinds,
+    more barrels of a kind), the third word takes all the rest, unbounded, and the dictionary
+    holds the keys: the answer is the one of the usual packing, states and all."""
+    position = read_position(CONTESTED, "p.yaml")
+    usual = Valuation(CaptainPhase(position), 0)
+    phase = CaptainPhase(position)
+    keys = phase.keys
+    assert keys.per_word == 5 and keys.native  # usually: every column in the first word
+    keys.per_word, keys.column_bits, keys.native = 1, 40, False  # one a word, the third word over 64 bits
+    phase.root_key, phase.root_shift = keys.key(phase.root, phase.root_room)
+    assert phase.root_key[2] >= 1 << 64
+    narrow = Valuation(phase, 0)
+    assert type(narrow.memo) is DictMemo
+    assert narrow.states == usual.states > 1_000
+    assert narrow.root_values() == usual.root_values()
