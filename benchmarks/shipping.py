@@ -24,6 +24,7 @@ Prints, each as the whole `referee ship` process (start-up, reading, search, out
     python benchmarks/shipping.py --repeat 5 --realistic 50
     python benchmarks/shipping.py --skip-all --slowest 10   # which realistic positions to profile
     python benchmarks/shipping.py --only-games --games 150  # the captain phases of 312 games
+    python benchmarks/shipping.py --skip-all --seed 7 --realistic 600 --games 0   # another sample: its tail
 
 It says first which build of the search runs (`referee.jobs.shipping.build()`): the compiled one where
 the package was built with a C compiler; `REFEREE_PURE_PYTHON=1` runs the plain one, and
@@ -96,11 +97,11 @@ def realistic(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-def realistic_positions(count: int) -> list[str]:
+def realistic_positions(count: int, seed: int = 2026) -> list[str]:
     from referee.diagnostics import InputError
     from referee.documents.position import read_position
 
-    rng, out = random.Random(2026), list[str]()
+    rng, out = random.Random(seed), list[str]()
     while len(out) < count:
         text = realistic(rng)
         try:
@@ -173,6 +174,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs of the worst-case summary (the first, fastest and median are shown)")
     parser.add_argument("--realistic", type=int, default=200, help="realistic positions to time")
+    parser.add_argument("--seed", type=int, default=2026, help="the seed of the realistic positions (2026: the set the figures of docs/shipping.md quote)")
     parser.add_argument("--cap", type=float, default=20.0, help="seconds after which a realistic position is stopped (and counted as over)")
     parser.add_argument("--skip-all", action="store_true", help="leave out the --all run of the worst case")
     parser.add_argument(
@@ -214,7 +216,7 @@ def main() -> None:
         print(
             f"small position, whole process: median {statistics.median(small):.3f} s (bare imports of typer, pydantic, ruamel.yaml: {statistics.median(bare):.3f} s)"
         )
-        texts = realistic_positions(args.realistic)
+        texts = realistic_positions(args.realistic, args.seed)
         seconds_each, cpu_each = [], []
         for i, text in enumerate(texts):
             path = Path(tmp) / f"r{i:03d}.yaml"

@@ -71,15 +71,19 @@ def test_the_compiled_build_keeps_the_memo_in_native_words_and_the_plain_one_in_
     assert type(new_memo(False)) is DictMemo  # keys that do not fit in words
 
 
-def test_keys_packed_with_one_column_a_word_give_the_same_answer() -> None:
-    """The words of a key hold as many columns as fit; where fewer fit (a ruleset of more kinds,
-    more barrels of a kind), the third word takes all the rest, unbounded, and the dictionary
-    holds the keys: the answer is the one of the usual packing, states and all."""
+@pytest.mark.parametrize("network", [True, False])
+def test_keys_sorted_either_way_and_packed_one_column_a_word_give_the_same_answer(network: bool) -> None:
+    """A key's columns are sorted by a network of compare-and-swaps (compiled) or by a list's sort
+    (plain); its words hold as many columns as fit, and where fewer fit (a ruleset of more kinds,
+    more barrels of a kind) the third word takes all the rest, unbounded, and the dictionary holds
+    the keys: the answer is the one of the usual key, states and all."""
     position = read_position(CONTESTED, "p.yaml")
     usual = Valuation(CaptainPhase(position), 0)
     phase = CaptainPhase(position)
     keys = phase.keys
     assert keys.per_word == 5 and keys.native  # usually: every column in the first word
+    assert keys.network == (build() == "compiled")
+    keys.network = network
     keys.per_word, keys.column_bits, keys.native = 1, 40, False  # one a word, the third word over 64 bits
     phase.root_key, phase.root_shift = keys.key(phase.root, phase.root_room)
     assert phase.root_key[2] >= 1 << 64

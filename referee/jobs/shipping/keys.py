@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from referee.jobs.shipping.compact import COLUMNS, VALUE_BITS, State
+from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import Key
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 NATIVE_BITS: Final = 62  # the bits of a key's word that the compiled build's memo holds (`memo_native`)
 NETWORK: Final = 5  # live kinds sorted by a network of compare-and-swaps (`Keys.key`; more: by a list's sort)
 ABSENT: Final = (1 << NATIVE_BITS) - 1  # above every column of a native key (and a native integer, compiled): a network's missing kinds, sorted last
+NO_COLUMNS: Final[list[int]] = []  # (never changed: the list of sorted columns where a network sorts them)
 Shift = int  # VP by player that a state's values have beyond those stored under its key, packed as a block of values (`VALUE_BITS` a player, the first highest; 0: none)
 
 
@@ -59,8 +61,8 @@ class Keys:
         self.small_wharfs = sum(1 << p for p, power in enumerate(powers) if power.small_wharf is not None)
         self.wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None)
         self.short_wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None and power.wharf < max(phase.start_goods[p], default=0))
-        self._frozen: dict[int | tuple[int, ...], tuple[int, int]] = {}  # by the dead kinds' columns (one alone: itself): see `_freeze`
-        self._full_frozen: dict[tuple[int | tuple[int, ...], int], int] = {}  # by the dead kinds' columns and the players marked
+        self._frozen: dict[int, tuple[int, int]] = {}  # by the dead kinds' columns packed (`key`): see `_freeze`
+        self._full_frozen: dict[int, int] = {}  # by the dead kinds' columns packed, and the players marked below them
         # storage: the players with no warehouse (bit mask), and the single barrels each keeps
         self.bare = sum(1 << p for p, power in enumerate(powers) if power.store_kinds == 0)
         self.single = tuple(power.store_barrels for power in powers)
@@ -77,6 +79,8 @@ class Keys:
         fixed = self.head_bits + self.aboard_bits + self.tokens_bits + self.count_bits
         # each word under 2 ** 62 (`NATIVE_BITS`): the compiled build's memo holds the keys as 64-bit words
         self.native = self.column_bits * max(self.per_word, self.kinds_n - 2 * self.per_word) <= NATIVE_BITS and fixed <= NATIVE_BITS
+        # the live kinds' columns sorted by a network (`NETWORK`), compiled; by a list's sort, plain (the interpreter's quickest)
+        self.network = self.native and REASON is None
 
     def key(self, state: State, room: Room) -> tuple[Key, Shift]:
         """The key of `state` (what its cargo ships take, with its roomy kinds: `room`) and its
@@ -107,8 +111,13 @@ class Keys:
         frozen = 0
         dead = ships.dead
         if dead:
-            # the dead kinds' columns: one alone as itself (the common case late in a phase: no tuple to make and hash)
-            held: int | tuple[int, ...] = state[COLUMNS + dead[0]] if len(dead) == 1 else tuple([state[COLUMNS + k] for k in dead])
+            # the dead kinds' columns in one integer: one alone as itself (the common case late in a phase), more
+            # packed above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash
+            held = state[COLUMNS + dead[0]]
+            if len(dead) > 1:
+                held = 1
+                for k in dead:
+                    held = held << self.line | state[COLUMNS + k]
             found = self._frozen.get(held)
             if found is None:
                 packed, markable = self._freeze(held)
@@ -121,10 +130,11 @@ class Keys:
         line = self.line
         live = ships.live
         count = len(live)
-        words = (0, 0, 0)
-        if count <= NETWORK and self.native:
-            # five live kinds at most (every standard ruleset): five integers sorted by compare-and-swaps, no list made
-            c0 = c1 = c2 = c3 = c4 = ABSENT
+        network = count <= NETWORK and self.network
+        c0 = c1 = c2 = c3 = c4 = ABSENT
+        flat = NO_COLUMNS
+        if network:
+            # five live kinds at most (every standard ruleset), compiled: five integers sorted by compare-and-swaps, no list made
             for i, k in enumerate(live):
                 column = state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]
                 column |= place[k] + 2 << line
@@ -139,51 +149,39 @@ class Keys:
                 else:
                     c4 = column
             # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
-            if c0 > c1:
-                c0, c1 = c1, c0
-            if c3 > c4:
-                c3, c4 = c4, c3
-            if c2 > c4:
-                c2, c4 = c4, c2
-            if c2 > c3:
-                c2, c3 = c3, c2
-            if c1 > c4:
-                c1, c4 = c4, c1
-            if c0 > c3:
-                c0, c3 = c3, c0
-            if c0 > c2:
-                c0, c2 = c2, c0
-            if c1 > c3:
-                c1, c3 = c3, c1
-            if c1 > c2:
-                c1, c2 = c2, c1
-            for i in range(count):
-                words = self._placed(i, c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4, words)
-        else:
+            c0, c1 = _ordered(c0, c1)
+            c3, c4 = _ordered(c3, c4)
+            c2, c4 = _ordered(c2, c4)
+            c2, c3 = _ordered(c2, c3)
+            c1, c4 = _ordered(c1, c4)
+            c0, c3 = _ordered(c0, c3)
+            c0, c2 = _ordered(c0, c2)
+            c1, c3 = _ordered(c1, c3)
+            c1, c2 = _ordered(c1, c2)
+        else:  # (the plain build: a list's sort is the interpreter's quickest)
             flat = [place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]) for k in live]
             flat.sort()
-            for i, column in enumerate(flat):
-                words = self._placed(i, column, words)
+        # the sorted columns placed: `per_word` in the first word, as many in the second, all the rest in the third
+        bits, per_word = self.column_bits, self.per_word
+        first = second = third = 0
+        for i in range(count):
+            column = flat[i] if not network else c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4
+            if i < per_word:
+                first |= column << bits * i
+            elif i < 2 * per_word:
+                second |= column << bits * (i - per_word)
+            else:
+                third |= column << bits * (i - 2 * per_word)
         head = ((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4]
         # the live kinds' count last: no two keys' columns are confused
         rest = ((head << self.aboard_bits | aboard) << self.tokens_bits | tokens) << self.count_bits | count
-        return (words[0], words[1], words[2], rest, frozen), shift
+        return (first, second, third, rest, frozen), shift
 
-    def _placed(self, i: int, column: int, words: tuple[int, int, int]) -> tuple[int, int, int]:
-        """The first three words of a key with the `i`th of its sorted columns placed: `per_word`
-        of them in the first, as many in the second, all the rest in the third."""
-        per_word, bits = self.per_word, self.column_bits
-        if i < per_word:
-            return words[0] | column << bits * i, words[1], words[2]
-        if i < 2 * per_word:
-            return words[0], words[1] | column << bits * (i - per_word), words[2]
-        return words[0], words[1], words[2] | column << bits * (i - 2 * per_word)
-
-    def _freeze(self, held: int | tuple[int, ...]) -> tuple[int, int]:
-        """The dead kinds' columns `held` (one alone: itself) as the key reads them: each
+    def _freeze(self, held: int) -> tuple[int, int]:
+        """The dead kinds' columns `held` (packed: `key`) as the key reads them: each
         player's barrels of them, sorted, packed (the first player highest); and which players
         hold at least as many as storage keeps in single barrels (bit mask: see `_full`)."""
-        columns = _columns(held)
+        columns = self._columns(held)
         field = len(columns) * self.width + 1
         frozen = markable = 0
         for p in range(self.n):
@@ -192,19 +190,19 @@ class Keys:
                 markable |= 1 << p
         return frozen, markable
 
-    def _full(self, held: int | tuple[int, ...], players: int) -> int:
+    def _full(self, held: int, players: int) -> int:
         """The dead kinds' columns `held` as `_freeze` packs them, the barrels of the `players`
         (bit mask: their dead barrels stay theirs to the end, only single barrels are stored
         for them, and they hold at least as many as storage keeps) marked as storage sees them:
         a number no barrels make."""
-        hit = self._full_frozen.get((held, players))
+        hit = self._full_frozen.get(held << self.n | players)
         if hit is None:
-            columns = _columns(held)
+            columns = self._columns(held)
             field = len(columns) * self.width + 1
             hit = 0
             for p in range(self.n):
                 hit = hit << field | (1 << field - 1 if players >> p & 1 else self._sorted(columns, p))
-            hit = self._full_frozen[(held, players)] = self._number(hit)
+            hit = self._full_frozen[held << self.n | players] = self._number(hit)
         return hit
 
     def _number(self, frozen: int) -> int:
@@ -215,7 +213,18 @@ class Keys:
             number = self._numbers[frozen] = len(self._numbers)
         return number
 
-    def _sorted(self, columns: tuple[int, ...], p: int) -> int:
+    def _columns(self, held: int) -> list[int]:
+        """The dead kinds' columns packed in `held` (`key`), as a list (in any order: what is
+        read of them is each player's barrels, sorted)."""
+        if not held >> self.line:
+            return [held]
+        columns, field = [], (1 << self.line) - 1
+        while held > 1:
+            columns.append(held & field)
+            held >>= self.line
+        return columns
+
+    def _sorted(self, columns: list[int], p: int) -> int:
         """Player `p`'s barrels in `columns`, sorted, packed (`width` bits each)."""
         return sum(barrels << self.width * i for i, barrels in enumerate(sorted([column >> self.at[p] & self.low for column in columns])))
 
@@ -232,6 +241,6 @@ class Keys:
         return tokens, gained
 
 
-def _columns(held: int | tuple[int, ...]) -> tuple[int, ...]:
-    """The dead kinds' columns as a key holds them (one alone: itself) as a tuple."""
-    return held if isinstance(held, tuple) else (held,)
+def _ordered(low: int, high: int) -> tuple[int, int]:
+    """The two, the lower first: a comparator of a sorting network."""
+    return (high, low) if low > high else (low, high)

@@ -69,7 +69,7 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_loads", "aboard", "counts", "dead", "kinds", "live", "packed", "place", "placed", "places")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "packed", "place", "placed", "places")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
@@ -83,7 +83,8 @@ class Cargo:
         self.aboard = aboard  # the barrels on each ship, one field of `CaptainPhase.ship_bits` a ship, each plus one (the key's)
         self.places: dict[int, Places] = {}  # a dropping player's places, by the roomy kinds they hold (bit mask)
         self.packed = 0  # the ships as a state packs them (`CaptainPhase._read_cargo` sets it)
-        self._loads: dict[Goods, tuple[Load, ...]] = {}  # by the loading player's barrels
+        self.known_loads: dict[int, tuple[Load, ...]] = {}  # `loads`, by the loading player's barrels packed
+        self._kind_loads: dict[int, tuple[Load, ...]] = {}  # the loads of one kind, by the kind and the barrels held (`loads`)
 
     @staticmethod
     def read(sizes: Sequence[int], kinds: tuple[int | None, ...], counts: tuple[int, ...], kinds_n: int, ship_bits: int) -> Cargo:
@@ -98,20 +99,26 @@ class Cargo:
         aboard = sum(count + 1 << i * ship_bits for i, count in enumerate(counts))
         return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts, kinds, aboard)
 
-    def loads(self, sizes: Sequence[int], have: Goods) -> tuple[Load, ...]:
+    def loads(self, sizes: Sequence[int], have: Goods, code: int) -> tuple[Load, ...]:
         """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
         the engine's order: each (kind, ship, barrels loaded, the move). A table of the
-        position, read once for each set of barrels: the same ships meet the same barrels in
+        position, read once for each set of barrels (`code`: `have` packed, see
+        `CaptainPhase.steps`; `known_loads` reads it): the same ships meet the same barrels in
         many states."""
-        hit = self._loads.get(have)
+        hit = self.known_loads.get(code)
         if hit is None:
             out: list[Load] = []
             for k in self.live:
                 held = have[k]
                 if held:
-                    amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
-                    out.extend((k, i, amount, (LOAD, k, i, amount)) for i in taking)
-            hit = self._loads[have] = tuple(out)
+                    # the loads of a kind depend on the barrels of that kind alone: the engine's rule asked once for each
+                    kind_code = held * len(self.place) + k
+                    loads = self._kind_loads.get(kind_code)
+                    if loads is None:
+                        amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
+                        loads = self._kind_loads[kind_code] = tuple([(k, i, amount, (LOAD, k, i, amount)) for i in taking])
+                    out.extend(loads)
+            hit = self.known_loads[code] = tuple(out)
         return hit
 
 
@@ -203,7 +210,7 @@ class CaptainPhase:
         self._load_vp = tuple(tuple(tuple(power.load(barrels, first) for barrels in range(most_aboard + 1)) for first in (False, True)) for power in self.shippers)
         self._load_doubloons = tuple(power.load_doubloons for power in self.shippers)
         self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
-        self._packed_private: dict[tuple[int, Goods, bool, bool, bool], list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]] = {}  # `_private_steps`
+        self._packed_private: dict[int, list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]] = {}  # `_private_steps`, by the decider, their barrels and flags packed
         self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
         self._independent = reductions.independent
         self.own = OwnMoves(self.shippers, self.kinds, self.rules)
@@ -275,10 +282,10 @@ class CaptainPhase:
                 drops += ((p, tail),)
                 clear = self._clear[p]
                 for k in range(self._kinds_n):
-                    state[COLUMNS + k] &= clear
+                    state[COLUMNS + k] = state[COLUMNS + k] & clear  # (written out: compiled, `x[i] &= y` is Python's generic operator)
                 active &= ~bit
-                state[2] &= ~bit
-                state[3] &= ~bit
+                state[2] = state[2] & ~bit
+                state[3] = state[3] & ~bit
         state[4] = active
         state[0] = self._decider[pointer][active]
         if not active & 1:
@@ -348,8 +355,12 @@ class CaptainPhase:
         each with where it leads."""
         q: int = state[0]
         assert q >= 0
-        at = self.at[q]
-        have = self.goods(state, q)
+        at, width, low = self.at[q], self.width, self.low
+        # the decider's barrels packed, `width` bits a kind: what the tables of their moves are read by
+        # (the barrels by kind as a tuple only where a table has no entry yet)
+        code = 0
+        for k in range(self._kinds_n):
+            code = code << width | state[COLUMNS + k] >> at & low
         first = q == 0 and not state[1]
         after = (q + 1) % self.n
         bit = 1 << q
@@ -358,37 +369,43 @@ class CaptainPhase:
         ships, contested = room.ships, room.contested
         out: list[Step] = []
         load_vp, load_doubloons = self._load_vp[q][first], self._load_doubloons[q]
-        for k, i, amount, move in ships.loads(self.sizes, have):
+        loads = ships.known_loads.get(code)
+        if loads is None:
+            loads = ships.loads(self.sizes, self.goods(state, q), code)
+        for k, i, amount, move in loads:
             child = list(state)
-            child[SHIPS] += self._ship_field(i, -1 if ships.kinds[i] is not None else k, amount)
-            child[COLUMNS + k] -= amount << at
+            # (each written out: compiled, `x[i] += y` is Python's generic operator, `x[i] = x[i] + y` a native one)
+            child[SHIPS] = child[SHIPS] + self._ship_field(i, -1 if ships.kinds[i] is not None else k, amount)
+            child[COLUMNS + k] = child[COLUMNS + k] - (amount << at)
             if q == 0:
                 child[1] = 1
             settled, drops, taken = self.settle(child, after, q, contested)  # (a method called so, not a bound method kept: compiled, a direct call)
             out.append(Step(move, load_vp[amount], load_doubloons, settled, drops, taken))
         wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)
-        for private, shipped in self._private_steps(q, have, wharf_used, small_used, q == 0 and bool(state[1])):
+        for private, shipped in self._private_steps(state, code, wharf_used, small_used, q == 0 and bool(state[1])):
             move, _, wharf_after, small_after, loaded_after, vp, money = private
             child = list(state)
             for k, barrels in shipped:
-                child[COLUMNS + k] -= barrels
+                child[COLUMNS + k] = child[COLUMNS + k] - barrels
             if wharf_after:
-                child[2] |= bit
+                child[2] = child[2] | bit
             if small_after:
-                child[3] |= bit
+                child[3] = child[3] | bit
             if q == 0 and loaded_after:
                 child[1] = 1
             settled, drops, taken = self.settle(child, after, q, contested, ships)
             out.append(Step(move, vp, money, settled, drops, taken))
         return out
 
-    def _private_steps(self, q: int, have: Goods, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]:
-        """`private_moves` of the decider `q`, each with what it takes from their columns: (kind,
-        barrels shifted to their place in the column), for each kind it ships."""
-        table_key = (q, have, wharf_used, small_used, loaded)
+    def _private_steps(self, state: State, code: int, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]:
+        """`private_moves` of the decider of `state`, whose barrels packed are `code` (`steps`),
+        each with what it takes from their columns: (kind, barrels shifted to their place in the
+        column), for each kind it ships."""
+        q = state[0]
+        table_key = (((code * self.n + q) << 1 | wharf_used) << 1 | small_used) << 1 | loaded
         hit = self._packed_private.get(table_key)
         if hit is None:
-            at = self.at[q]
+            at, have = self.at[q], self.goods(state, q)
             hit = self._packed_private[table_key] = [
                 (private, tuple([(k, held - left << at) for k, (held, left) in enumerate(zip(have, private[1], strict=True)) if held != left]))
                 for private in self.private_moves(q, have, wharf_used, small_used, loaded)

@@ -99,8 +99,8 @@ class Valuation:
             mine = guaranteed  # the decider's guaranteed VP: the most over their moves (the others': the fewest)
             rank = (expected >> at & LOW) << WIDTH | kept >> at & LOW
             asked = (LOW - (expected >> asker_at & LOW)) << WIDTH | LOW - (kept >> asker_at & LOW)
-            for step in steps[1:]:
-                values = self.after(step, decider)
+            for i in range(1, len(steps)):  # (not a slice: no list made)
+                values = self.after(steps[i], decider)
                 # player by player, the fewest and the most so far: a guard stays where the first is not under the second
                 under = ((values[0] | guards) - worst) & guards
                 under = ones ^ (under - (under >> low))
