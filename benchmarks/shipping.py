@@ -224,7 +224,7 @@ def main() -> None:
             start = time.perf_counter()
             children = resource.getrusage(resource.RUSAGE_CHILDREN)
             try:
-                subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, timeout=args.cap, check=True)
+                subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, timeout=args.cap, check=True, cwd=ROOT)
                 seconds_each.append(time.perf_counter() - start)
             except subprocess.TimeoutExpired:
                 seconds_each.append(float("inf"))

@@ -19,7 +19,7 @@ turn), so the VP they are guaranteed there, whatever the others do, is the most 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from referee.engine.captain_rules import PrivateMove, Shipper, private_moves
 from referee.engine.phases.captain import preferred_keep
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 Places = tuple[int, ...]  # for each kind: the cargo ship that takes the player's barrels of it (-1: none)
 TailKey = tuple[int, Goods, bool, bool, bool, Places]  # player, barrels, wharf used, small wharf used, loaded, places
 TailMove = tuple[Move, "TailKey", int, int]  # a move, the tail after it, the VP and doubloons it earns
+NO_FEWEST: Final = 1 << 30  # above any VP of a phase: the fewest VP of a tail before its first option
 
 
 class TailEnd:
@@ -119,24 +120,28 @@ class Tails:
         """The tail from `key`, read off its first decision (as `options` lists it): the fewest
         and most VP over its options, and the expected end: the first of the options with the
         most VP, then barrels kept. (Only that option's end is made: a small wharf's options are
-        many.)"""
+        many. One pass, no list made: a tail is settled at every state of a tail search.)"""
         stop = None if must_load(key) else self._stop(key)
-        rests = [(move, self.tail(after), vp, money) for move, after, vp, money in self.moves(key)]
-        assert stop is not None or rests, "a player who must load has a load"
-        worsts = [rest.worst + vp for _, rest, vp, _ in rests]
-        bests = [rest.best + vp for _, rest, vp, _ in rests]
-        chosen, rank = -1, (-1, -1)  # the expected option (-1: stopping) and its VP and barrels kept
-        if stop is not None:
-            worsts.append(0)
-            bests.append(0)
-            rank = (0, stop.kept)
-        for i, (_, rest, vp, _) in enumerate(rests):
-            if (rest.expected.vp + vp, rest.expected.kept) > rank:  # the first of the best
-                chosen, rank = i, (rest.expected.vp + vp, rest.expected.kept)
-        if chosen < 0:
+        moves = self.moves(key)
+        assert stop is not None or moves, "a player who must load has a load"
+        # stopping, where the player may, is an option of 0 VP that keeps what storage keeps
+        worst, best = (0, 0) if stop is not None else (NO_FEWEST, -1)
+        rank_vp, rank_kept = (0, stop.kept) if stop is not None else (-1, -1)  # the expected option's VP and barrels kept
+        chosen: TailMove | None = None  # (None: stopping)
+        chosen_rest: Tail | None = None
+        for move in moves:
+            rest = self.tail(move[1])
+            vp = move[2]
+            if rest.worst + vp < worst:
+                worst = rest.worst + vp
+            if rest.best + vp > best:
+                best = rest.best + vp
+            if rest.expected.vp + vp > rank_vp or (rest.expected.vp + vp == rank_vp and rest.expected.kept > rank_kept):  # the first of the best
+                chosen, chosen_rest, rank_vp, rank_kept = move, rest, rest.expected.vp + vp, rest.expected.kept
+        if chosen is None or chosen_rest is None:
             assert stop is not None
-            return Tail(min(worsts), max(bests), stop)
-        return Tail(min(worsts), max(bests), _ended(*rests[chosen]))
+            return Tail(worst, best, stop)
+        return Tail(worst, best, _ended(chosen[0], chosen_rest, chosen[2], chosen[3]))
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
@@ -167,14 +172,16 @@ class Tails:
         p, goods, wharf_used, small_used, loaded, places = key
         powers = self.own.shippers[p]
         out: list[TailMove] = []
-        if must_load(key):
+        loading = must_load(key)
+        if loading:
             for k, ship in enumerate(places):
                 if ship >= 0:
                     vp = powers.load(goods[k], p == 0 and not loaded)
                     after = _without(goods, places, k, 0)
                     out.append(((LOAD, k, ship, goods[k]), (p, after[0], wharf_used, small_used, True, after[1]), vp, powers.load_doubloons))
         for move, left, wharf_after, small_after, loaded_after, vp_after, money in self.own.private_moves(p, goods, wharf_used, small_used, loaded):
-            kept_places = tuple(-1 if not left[k] else ship for k, ship in enumerate(places))
+            # where their barrels still go (none, for a player who no longer loads: the same places)
+            kept_places = tuple([-1 if not left[k] else ship for k, ship in enumerate(places)]) if loading else places
             out.append((move, (p, left, wharf_after, small_after, loaded_after, kept_places), vp_after, money))
         self._moves[key] = out
         return out
