@@ -69,13 +69,14 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "packed", "place", "placed", "places")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "packed", "place", "placed", "placed_kinds", "places")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
     ) -> None:
         self.live = live
         self.placed = placed  # live kinds on a ship: (kind, ship, room left)
+        self.placed_kinds = sum(1 << kind for kind, _, _ in placed)  # the same kinds, as a bit mask
         self.place = place  # each kind's ship (-1: on none)
         self.dead = dead
         self.counts = counts  # the barrels on each ship
@@ -249,14 +250,15 @@ class CaptainPhase:
         at = self._ship_at[ship]
         return (kind + 1 << at + self.ship_bits) + (barrels << at)
 
-    def settle(self, state: State, pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None) -> tuple[State, Drops, Room]:
+    def settle(self, state: State, pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None, room_before: Room | None = None) -> tuple[State, Drops, Room]:
         """The state after a move, from a list that the caller gives up (turn pointer at
-        `pointer`; `ships`: what its cargo ships take, when the move left them as they were):
-        players who hold no contested kind drop out (with their tails' keys), and the decider
-        is found. When the contested kinds are still `before` (those before the move), only the
-        `mover` can have dropped out: nobody else's barrels changed. With the state: what its
-        ships take with its roomy kinds (to read its key with, `keys`)."""
-        room = self.room(state, ships)
+        `pointer`; `ships`: what its cargo ships take, when the move left them as they were, and
+        `room_before` the room before it): players who hold no contested kind drop out (with
+        their tails' keys), and the decider is found. When the contested kinds are still
+        `before` (those before the move), only the `mover` can have dropped out: nobody else's
+        barrels changed. With the state: what its ships take with its roomy kinds (to read its
+        key with, `keys`)."""
+        room = self.room(state, ships, room_before)
         contested = room.contested
         drops: Drops = ()
         active: int = state[4]
@@ -304,8 +306,11 @@ class CaptainPhase:
         room.tails[code] = number
         return number
 
-    def room(self, state: State, ships: Cargo | None = None) -> Room:
-        """What the cargo ships of `state` take (`ships`, when known), with its roomy kinds."""
+    def room(self, state: State, ships: Cargo | None = None, before: Room | None = None) -> Room:
+        """What the cargo ships of `state` take (`ships`, when known), with its roomy kinds
+        (`before`: the room of the state before a move that left the ships as they were)."""
+        if before is not None and before.roomy == before.ships.placed_kinds:
+            return before  # every kind on a ship was roomy: fewer barrels leave it so
         if ships is None:
             ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
@@ -393,7 +398,7 @@ class CaptainPhase:
                 child[3] = child[3] | bit
             if q == 0 and loaded_after:
                 child[1] = 1
-            settled, drops, taken = self.settle(child, after, q, contested, ships)
+            settled, drops, taken = self.settle(child, after, q, contested, ships, room)
             out.append(Step(move, vp, money, settled, drops, taken))
         return out
 
