@@ -10,10 +10,10 @@ import pytest
 
 from referee.documents.position import read_position
 from referee.jobs.shipping import build
-from referee.jobs.shipping.memo import DictMemo, Memo, new_memo
+from referee.jobs.shipping.memo import DictMemo, Memo
 from referee.jobs.shipping.memo_native import NativeMemo
 from referee.jobs.shipping.phase import CaptainPhase
-from referee.jobs.shipping.values import Valuation
+from referee.jobs.shipping.values import Valuation, new_memo
 from tests.conftest import FIXTURES
 
 WORD = (1 << 62) - 1  # the largest word a native key holds (`keys.NATIVE_BITS`)

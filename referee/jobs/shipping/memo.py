@@ -10,7 +10,7 @@ answers from either (a key and its values go in and come out unchanged):
   two, where a dictionary of tuples reads the key's objects, and freeing it is freeing two
   buffers (mypyc's `librt.vecs`, imported only where the search is compiled).
 
-`new_memo` chooses.
+`values.new_memo` chooses.
 """
 
 from __future__ import annotations
@@ -64,17 +64,3 @@ class DictMemo(Memo):
         """How many keys are stored."""
         return len(self.stored)
 
-
-def new_memo(native: bool) -> Memo:
-    """The memo for a search whose keys fit in 64-bit words (`native`) or not: the native table
-    where the search is compiled and `librt` is there (it comes with mypyc), else a dictionary."""
-    if native:
-        from referee.jobs.shipping.compiled import REASON
-
-        if REASON is None:
-            try:
-                from referee.jobs.shipping.memo_native import NativeMemo
-            except ImportError:  # pragma: no cover (a compiled build without librt installed)
-                return DictMemo()
-            return NativeMemo()
-    return DictMemo()

@@ -4,7 +4,7 @@ Each entry is ten words in one growing buffer, the key's five then the values' f
 order they were stored; a second buffer, of a power of two slots, holds each slot's entry plus
 one (0: an empty slot), probed from the key's hash onwards, one slot at a time, and at most half
 full. No Python object a state: a look-up reads two buffers, and freeing the table frees two
-buffers. Imported only where the search is compiled (`memo.new_memo`): run as plain Python, its
+buffers. Imported only where the search is compiled (`values.new_memo`): run as plain Python, its
 loops would be slower than a dictionary.
 """
 

@@ -32,7 +32,8 @@ from contextlib import contextmanager
 from typing import Final
 
 from referee.jobs.shipping.compact import VALUE_BITS
-from referee.jobs.shipping.memo import Blocks, Memo, new_memo
+from referee.jobs.shipping.compiled import REASON
+from referee.jobs.shipping.memo import Blocks, DictMemo, Memo
 from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, Step
 from referee.located.tree import collection_paused
 
@@ -214,6 +215,19 @@ class Valuation:
         at = self.at[p]
         hit = self._tails[number] = (tail.worst << at, tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
         return hit
+
+
+def new_memo(native: bool) -> Memo:
+    """The memo for a search whose keys fit in 64-bit words (`native`) or not: the native table
+    (`memo_native`) where the search is compiled and `librt` is there (it comes with mypyc), else
+    a dictionary (`memo`)."""
+    if native and REASON is None:
+        try:
+            from referee.jobs.shipping.memo_native import NativeMemo
+        except ImportError:  # pragma: no cover (a compiled build without librt installed)
+            return DictMemo()
+        return NativeMemo()
+    return DictMemo()
 
 
 @contextmanager
