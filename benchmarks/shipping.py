@@ -244,8 +244,11 @@ def main() -> None:
             f"slowest {cpu_ordered[-1]:.2f} s{' (stopped at the cap)' if ordered[-1] == float('inf') else ''}; over 1 s: {sum(c > 1 for c in cpu_each)}"
         )
         for i in sorted(range(len(texts)), key=lambda i: -seconds_each[i])[: args.slowest]:
-            states = ship(read_position(texts[i], "r.yaml")).states
             owners = "small wharf" if "small wharf" in texts[i] else "no small wharf"
+            if seconds_each[i] == float("inf"):  # (its states not counted: that search would run on, uncapped)
+                print(f"  #{i}: stopped at the cap of {args.cap:g} s, {texts[i].count('name:')} players, {owners}")
+                continue
+            states = ship(read_position(texts[i], "r.yaml")).states
             print(f"  #{i}: {seconds_each[i]:.2f} s (CPU {cpu_each[i]:.2f} s), {states:,} states, {texts[i].count('name:')} players, {owners}")
         time_games(args.games, Path(tmp))
     print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
