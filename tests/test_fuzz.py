@@ -25,8 +25,8 @@ SEEDS = [p.read_bytes() for p in sorted(FIXTURES.glob("*.yaml"))] + [(FIXTURES /
 CORPUS = sorted((ROOT / "tests" / "fuzz").glob("*"))
 SCALE = int(os.environ.get("REFEREE_FUZZ_SCALE", "1"))  # more examples for a nightly run
 FUZZ = settings(max_examples=150 * SCALE, deadline=None, derandomize=SCALE == 1, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-# the positions whose searches take seconds or minutes (heavy-5p, minutes) are for the benchmarks and the server's time limit: mutated, each example would cost as much
-POSITIONS = [p.read_bytes() for p in sorted((FIXTURES / "positions").glob("*.yaml")) if p.name not in ("heavy-5p.yaml", "minutes.yaml")]
+# the positions whose searches take seconds or minutes (heavy-5p, seconds, minutes) are for the benchmarks and the server's time limit: mutated, each example would cost as much
+POSITIONS = [p.read_bytes() for p in sorted((FIXTURES / "positions").glob("*.yaml")) if p.name not in ("heavy-5p.yaml", "minutes.yaml", "seconds.yaml")]
 
 
 def assert_well_behaved(data: bytes) -> None:
