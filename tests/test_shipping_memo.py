@@ -4,7 +4,11 @@ and the search answers the same from either, and from keys packed in fewer bits 
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +18,7 @@ from referee.jobs.shipping.memo import DictMemo, Memo
 from referee.jobs.shipping.memo_native import NativeMemo
 from referee.jobs.shipping.phase import CaptainPhase
 from referee.jobs.shipping.values import Valuation, new_memo
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 WORD = (1 << 62) - 1  # the largest word a native key holds (`keys.NATIVE_BITS`)
 MEMOS = [DictMemo, NativeMemo]
@@ -91,3 +95,21 @@ def test_keys_sorted_either_way_and_packed_one_column_a_word_give_the_same_answe
     assert type(narrow.memo) is DictMemo
     assert narrow.states == usual.states > 1_000
     assert narrow.root_values() == usual.root_values()
+
+
+def test_without_librt_the_compiled_search_answers_from_a_dictionary(tmp_path: Path) -> None:
+    """The native table is made of mypyc's librt (a compiled wheel requires it): where it cannot
+    be imported, the search still answers, the same, its memo a dictionary."""
+    (tmp_path / "librt").mkdir()
+    (tmp_path / "librt" / "__init__.py").write_text('raise ImportError("no librt here")\n')
+    script = (
+        "from referee.documents.position import read_position\n"
+        "from referee.jobs.shipping import build, ship\n"
+        "from referee.jobs.shipping.phase import CaptainPhase\n"
+        "from referee.jobs.shipping.values import Valuation\n"
+        f"position = read_position(open({str(FIXTURES / 'positions' / 'formats-example.yaml')!r}).read(), 'p.yaml')\n"
+        "print(build(), type(Valuation(CaptainPhase(position), 0).memo).__name__, ship(position).vp[0].guaranteed)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == [build(), "DictMemo", "9"]  # Anna is guaranteed 9 (docs/formats/shipping-position.md)
