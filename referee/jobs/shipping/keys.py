@@ -132,22 +132,24 @@ class Keys:
         count = len(live)
         network = count <= NETWORK and self.network
         c0 = c1 = c2 = c3 = c4 = ABSENT
-        flat = NO_COLUMNS
+        # five live kinds at most (every standard ruleset), compiled: five integers sorted by
+        # compare-and-swaps, no list made; else (the plain build) a list's sort, the interpreter's quickest
+        flat = NO_COLUMNS if network else []
+        for i, k in enumerate(live):
+            column = (state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]) | place[k] + 2 << line
+            if not network:
+                flat.append(column)
+            elif i == 0:
+                c0 = column
+            elif i == 1:
+                c1 = column
+            elif i == 2:
+                c2 = column
+            elif i == 3:
+                c3 = column
+            else:
+                c4 = column
         if network:
-            # five live kinds at most (every standard ruleset), compiled: five integers sorted by compare-and-swaps, no list made
-            for i, k in enumerate(live):
-                column = state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]
-                column |= place[k] + 2 << line
-                if i == 0:
-                    c0 = column
-                elif i == 1:
-                    c1 = column
-                elif i == 2:
-                    c2 = column
-                elif i == 3:
-                    c3 = column
-                else:
-                    c4 = column
             # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
             c0, c1 = _ordered(c0, c1)
             c3, c4 = _ordered(c3, c4)
@@ -158,8 +160,7 @@ class Keys:
             c0, c2 = _ordered(c0, c2)
             c1, c3 = _ordered(c1, c3)
             c1, c2 = _ordered(c1, c2)
-        else:  # (the plain build: a list's sort is the interpreter's quickest)
-            flat = [place[k] + 2 << line | (state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]) for k in live]
+        else:
             flat.sort()
         # the sorted columns placed: `per_word` in the first word, as many in the second, all the rest in the third
         bits, per_word = self.column_bits, self.per_word
@@ -195,14 +196,15 @@ class Keys:
         (bit mask: their dead barrels stay theirs to the end, only single barrels are stored
         for them, and they hold at least as many as storage keeps) marked as storage sees them:
         a number no barrels make."""
-        hit = self._full_frozen.get(held << self.n | players)
+        code = held << self.n | players
+        hit = self._full_frozen.get(code)
         if hit is None:
             columns = self._columns(held)
             field = len(columns) * self.width + 1
             hit = 0
             for p in range(self.n):
                 hit = hit << field | (1 << field - 1 if players >> p & 1 else self._sorted(columns, p))
-            hit = self._full_frozen[held << self.n | players] = self._number(hit)
+            hit = self._full_frozen[code] = self._number(hit)
         return hit
 
     def _number(self, frozen: int) -> int:

@@ -102,24 +102,22 @@ class Cargo:
 
     def loads(self, sizes: Sequence[int], have: Goods, code: int) -> tuple[Load, ...]:
         """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
-        the engine's order: each (kind, ship, barrels loaded, the move). A table of the
-        position, read once for each set of barrels (`code`: `have` packed, see
-        `CaptainPhase.steps`; `known_loads` reads it): the same ships meet the same barrels in
-        many states."""
-        hit = self.known_loads.get(code)
-        if hit is None:
-            out: list[Load] = []
-            for k in self.live:
-                held = have[k]
-                if held:
-                    # the loads of a kind depend on the barrels of that kind alone: the engine's rule asked once for each
-                    kind_code = held * len(self.place) + k
-                    loads = self._kind_loads.get(kind_code)
-                    if loads is None:
-                        amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
-                        loads = self._kind_loads[kind_code] = tuple([(k, i, amount, (LOAD, k, i, amount)) for i in taking])
-                    out.extend(loads)
-            hit = self.known_loads[code] = tuple(out)
+        the engine's order: each (kind, ship, barrels loaded, the move); worked out once for
+        each set of barrels and remembered in `known_loads` under `code` (`have` packed, see
+        `CaptainPhase.steps`, which reads the table first): the same ships meet the same
+        barrels in many states."""
+        out: list[Load] = []
+        for k in self.live:
+            held = have[k]
+            if held:
+                # the loads of a kind depend on the barrels of that kind alone: the engine's rule asked once for each
+                kind_code = held * len(self.place) + k
+                loads = self._kind_loads.get(kind_code)
+                if loads is None:
+                    amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
+                    loads = self._kind_loads[kind_code] = tuple([(k, i, amount, (LOAD, k, i, amount)) for i in taking])
+                out.extend(loads)
+        hit = self.known_loads[code] = tuple(out)
         return hit
 
 
@@ -244,6 +242,14 @@ class CaptainPhase:
         the highest (`width` holds all the barrels of a kind: no field overflows)."""
         return column * self._ones >> self._top & self.low
 
+    def _barrels(self, state: State, at: int) -> int:
+        """The barrels of the player whose fields in a column are at `at`, kind after kind,
+        packed (`width` bits a kind, the first kind highest): the key of their tables."""
+        code, low = 0, self.low
+        for k in range(self._kinds_n):
+            code = code << self.width | state[COLUMNS + k] >> at & low
+        return code
+
     def _ship_field(self, ship: int, kind: int, barrels: int) -> int:
         """`barrels` on cargo ship `ship` with the kind index `kind` (-1: the ship keeps its
         kind, or is empty), as the packed ships hold them: adding it loads them."""
@@ -273,9 +279,7 @@ class CaptainPhase:
                 at, bit = self.at[p], 1 << p
                 # the tail's key, read once for each Room (its places are the Room's): by the
                 # player's barrels, packed, with their wharf, small wharf and privilege, and who
-                code = 0
-                for k in range(self._kinds_n):
-                    code = code << self.width | state[COLUMNS + k] >> at & low
+                code = self._barrels(state, at)
                 code = ((code << 1 | (1 if state[2] & bit else 0)) << 1 | (1 if state[3] & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
                 code = code * self.n + p
                 tail = room.tails.get(code)
@@ -360,12 +364,10 @@ class CaptainPhase:
         each with where it leads."""
         q: int = state[0]
         assert q >= 0
-        at, width, low = self.at[q], self.width, self.low
-        # the decider's barrels packed, `width` bits a kind: what the tables of their moves are read by
-        # (the barrels by kind as a tuple only where a table has no entry yet)
-        code = 0
-        for k in range(self._kinds_n):
-            code = code << width | state[COLUMNS + k] >> at & low
+        at = self.at[q]
+        # the decider's barrels packed: what the tables of their moves are read by (the barrels by
+        # kind as a tuple only where a table has no entry yet)
+        code = self._barrels(state, at)
         first = q == 0 and not state[1]
         after = (q + 1) % self.n
         bit = 1 << q
