@@ -1,6 +1,6 @@
 """The valuation's memo: each state key's values (`values`), the only table that grows with the search.
 
-A key (`keys`) is five integers, a state's values five (`Blocks`). Two stores hold them, the same
+A key (`keys`) is five integers, a state's values four (`Blocks`). Two stores hold them, the same
 answers from either (a key and its values go in and come out unchanged):
 
 - `DictMemo`: a dictionary of the keys, as tuples; the plain build's, and the one for a phase
@@ -16,7 +16,7 @@ answers from either (a key and its values go in and come out unchanged):
 from __future__ import annotations
 
 Key = tuple[int, int, int, int, int]  # see `Keys.key`
-Blocks = tuple[int, int, int, int, int]  # a state's values as the search keeps them (`values`): worst, best, expected VP, barrels kept, guaranteed VP; a block each
+Blocks = tuple[int, int, int, int]  # a state's values as the search keeps them (`values`): best, expected VP, barrels kept, guaranteed VP; a block each
 
 
 class Memo:

@@ -101,10 +101,10 @@ def ship(
         valuation = Valuation(phase, 0 if asker is None else asker, progress)
         top = valuation.root_values()
         n = phase.n
-        vp = tuple(Range(top[4 * n + p], top[2 * n + p], top[n + p]) for p in range(n))
-        narrow = all(top[p] == top[n + p] for p in range(n))  # each player's fewest VP are their most
+        vp = tuple(Range(top[3 * n + p], top[n + p], top[p]) for p in range(n))
+        narrow = all(top[3 * n + p] == top[p] for p in range(n))  # each player is sure of their most (one outcome or not, the list says)
         play = _ExpectedPlay(phase, valuation)
-        assert all(play.vp[p] == top[2 * n + p] for p in range(n)), "the expected play scores what the valuation says"
+        assert all(play.vp[p] == top[n + p] for p in range(n)), "the expected play scores what the valuation says"
         states, asked, doubloons = valuation.states, valuation.asker, phase.doubloons
         del valuation, phase
         play.release()
@@ -150,7 +150,7 @@ class _ExpectedPlay:
                 break
             steps, valued, chosen = valuation.choose(state)
             if len(steps) > 1:
-                options = [self._choice(step.move, decider, v[4 * n + decider], v[2 * n + decider], v[n + decider], v[3 * n + decider]) for step, v in zip(steps, valued, strict=True)]
+                options = [self._choice(step.move, decider, v[3 * n + decider], v[n + decider], v[decider], v[2 * n + decider]) for step, v in zip(steps, valued, strict=True)]
                 self._decided(decider, options, chosen)
             step = steps[chosen]
             self._play(decider, step.move)

@@ -19,7 +19,7 @@ turn), so the VP they are guaranteed there, whatever the others do, is the most 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from referee.engine.captain_rules import PrivateMove, Shipper, private_moves
 from referee.engine.phases.captain import preferred_keep
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 Places = tuple[int, ...]  # for each kind: the cargo ship that takes the player's barrels of it (-1: none)
 TailKey = tuple[int, Goods, bool, bool, bool, Places]  # player, barrels, wharf used, small wharf used, loaded, places
 TailMove = tuple[Move, "TailKey", int, int]  # a move, the tail after it, the VP and doubloons it earns
-NO_FEWEST: Final = 1 << 30  # above any VP of a phase: the fewest VP of a tail before its first option
 
 
 class TailEnd:
@@ -50,12 +49,11 @@ class TailEnd:
 
 
 class Tail:
-    """A tail's fewest and most VP, and its expected end (see the module)."""
+    """A tail's most VP, and its expected end (see the module)."""
 
-    __slots__ = ("best", "expected", "worst")
+    __slots__ = ("best", "expected")
 
-    def __init__(self, worst: int, best: int, expected: TailEnd) -> None:
-        self.worst = worst
+    def __init__(self, best: int, expected: TailEnd) -> None:
         self.best = best
         self.expected = expected
 
@@ -110,38 +108,36 @@ class Tails:
         self._moves: dict[TailKey, list[TailMove]] = {}
 
     def tail(self, key: TailKey) -> Tail:
-        """The tail from `key`: its worst, best (and so guaranteed) VP and its expected end."""
+        """The tail from `key`: its best (and so guaranteed) VP and its expected end."""
         hit = self._tails.get(key)
         if hit is None:
             hit = self._tails[key] = self._settle(key)
         return hit
 
     def _settle(self, key: TailKey) -> Tail:
-        """The tail from `key`, read off its first decision (as `options` lists it): the fewest
-        and most VP over its options, and the expected end: the first of the options with the
+        """The tail from `key`, read off its first decision (as `options` lists it): the most VP
+        over its options, and the expected end: the first of the options with the
         most VP, then barrels kept. (Only that option's end is made: a small wharf's options are
         many. One pass, no list made: a tail is settled at every state of a tail search.)"""
         stop = None if must_load(key) else self._stop(key)
         moves = self.moves(key)
         assert stop is not None or moves, "a player who must load has a load"
         # stopping, where the player may, is an option of 0 VP that keeps what storage keeps
-        worst, best = (0, 0) if stop is not None else (NO_FEWEST, -1)
+        best = 0 if stop is not None else -1
         rank_vp, rank_kept = (0, stop.kept) if stop is not None else (-1, -1)  # the expected option's VP and barrels kept
         chosen: TailMove | None = None  # (None: stopping)
         chosen_rest: Tail | None = None
         for move in moves:
             rest = self.tail(move[1])
             vp = move[2]
-            if rest.worst + vp < worst:
-                worst = rest.worst + vp
             if rest.best + vp > best:
                 best = rest.best + vp
             if rest.expected.vp + vp > rank_vp or (rest.expected.vp + vp == rank_vp and rest.expected.kept > rank_kept):  # the first of the best
                 chosen, chosen_rest, rank_vp, rank_kept = move, rest, rest.expected.vp + vp, rest.expected.kept
         if chosen is None or chosen_rest is None:
             assert stop is not None
-            return Tail(worst, best, stop)
-        return Tail(worst, best, _ended(chosen[0], chosen_rest, chosen[2], chosen[3]))
+            return Tail(best, stop)
+        return Tail(best, _ended(chosen[0], chosen_rest, chosen[2], chosen[3]))
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
@@ -152,10 +148,10 @@ class Tails:
         no longer has to load) and the tail it leaves, counted from `key`."""
         out: list[tuple[Move | None, Tail]] = []
         if not must_load(key):
-            out.append((None, Tail(0, 0, self._stop(key))))
+            out.append((None, Tail(0, self._stop(key))))
         for move, after, vp, money in self.moves(key):
             rest = self.tail(after)
-            out.append((move, Tail(rest.worst + vp, rest.best + vp, _ended(move, rest, vp, money))))
+            out.append((move, Tail(rest.best + vp, _ended(move, rest, vp, money))))
         return out
 
     def expected_move(self, key: TailKey) -> TailMove:

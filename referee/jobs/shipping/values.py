@@ -1,9 +1,8 @@
-"""Guaranteed, worst, expected and best VP of every player, computed once per state of the phase.
+"""Guaranteed, expected and best VP of every player, computed once per state of the phase.
 
-From a state, a player's *worst* and *best* are the fewest and most VP they can still gain over
-every legal way the rest of the phase can be played; their *guaranteed* VP is what they can be
-sure to gain, the rest of the phase played as a game of that player against all the others
-together: where they decide, the most over their moves, where anyone else decides, the fewest
+From a state, a player's *best* is the most VP they can still gain over every legal way the rest
+of the phase can be played; their *guaranteed* VP is what they can be sure to gain, the rest of
+the phase played as a game of that player against all the others together: where they decide, the most over their moves, where anyone else decides, the fewest
 (one such game per player, all valued in the same pass). The *expected* play is the one in which
 each decider takes the move that gives them the most VP, then the most barrels kept after
 storage, and where still indifferent the move worst for the player asking (VP, then barrels
@@ -12,15 +11,15 @@ engine's order (docs/formats/shipping-position.md, docs/shipping.md). A dropped-
 same for every play around it, so it is added where they drop out: nobody else's moves change
 it, so what they are guaranteed there is the most their own moves reach (`Tail.guaranteed`).
 
-The values of a state are, as read off, one flat tuple of integers, `5 * players` long: worst,
-best, expected VP, expected barrels kept and guaranteed VP of each player (0 for players no
-longer in the state). The search keeps them as five integers (`Blocks`), one a block, each
-holding every player's value of it in `WIDTH` bits: a move's VP is four additions, the fewest or
-most over a decider's moves a few operations on a whole block, whatever the number of players;
+The values of a state are, as read off, one flat tuple of integers, `4 * players` long: best,
+expected VP, expected barrels kept and guaranteed VP of each player (0 for players no longer in
+the state). The search keeps them as four integers (`Blocks`), one a block, each holding every
+player's value of it in `WIDTH` bits: a move's VP is three additions, the fewest or most over a
+decider's moves a few operations on a whole block, whatever the number of players;
 and with five players a block is 50 bits, which mypyc's compiled search keeps unboxed. Every
 state is valued once, memoised by its key (`keys`: the states under one key have the same values
 but for a shift, VP certain to come, which moves every end of a player's by the same VP and so
-their fewest, most, expected and guaranteed alike), so the work grows with the number of
+their most, expected and guaranteed alike), so the work grows with the number of
 distinct keys, not with the lines of play.
 """
 
@@ -38,11 +37,11 @@ from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, S
 from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
-BLOCKS: Final = 5
+BLOCKS: Final = 4
 PROGRESS_EVERY: Final = 1024  # states valued between two calls of a search's `progress`
 WIDTH: Final = VALUE_BITS  # bits of one player's value in a block: the top one a guard (values under 512: VP and barrels of one phase)
 LOW: Final = (1 << (VALUE_BITS - 1)) - 1  # a value's bits below its guard
-NOTHING: Final[Blocks] = (0, 0, 0, 0, 0)
+NOTHING: Final[Blocks] = (0, 0, 0, 0)
 
 
 class Valuation:
@@ -64,7 +63,9 @@ class Valuation:
         # search (a second one by state, to skip reading keys again, took twice its memory for no time gained)
         self.memo: Memo = new_memo(phase.keys.native)
         self.keys = phase.keys
-        self._tails: dict[int, Blocks] = {}  # by number (`CaptainPhase.tail_keys`): each tail's worst, best, expected VP, barrels kept and guaranteed VP, in its player's place
+        # by number (`CaptainPhase.tail_keys`; None: not read yet): each tail's best, expected VP,
+        # barrels kept and guaranteed VP, in its player's place (a list: read at every drop, where a dictionary is a look-up)
+        self._tails: list[Blocks | None] = []
         with quiet_search():
             self.value(phase.root, phase.root_room, phase.root_key, phase.root_shift)
 
@@ -84,7 +85,7 @@ class Valuation:
             hit = memo.values(entry)
             if not shift:
                 return hit
-            return hit[0] + shift, hit[1] + shift, hit[2] + shift, hit[3], hit[4] + shift
+            return hit[0] + shift, hit[1] + shift, hit[2], hit[3] + shift
         decider: int = state[0]
         steps = self.phase.steps(state, room)
         first = self.after(steps[0], decider)  # a decider must load: there is a move
@@ -96,37 +97,34 @@ class Valuation:
             own = self.own[decider]
             at = self.at[decider]
             asker_at = self.at[self.asker]
-            worst, best, expected, kept, guaranteed = first
+            best, expected, kept, guaranteed = first
             mine = guaranteed  # the decider's guaranteed VP: the most over their moves (the others': the fewest)
             rank = (expected >> at & LOW) << WIDTH | kept >> at & LOW
             asked = (LOW - (expected >> asker_at & LOW)) << WIDTH | LOW - (kept >> asker_at & LOW)
             for i in range(1, len(steps)):  # (not a slice: no list made)
                 values = self.after(steps[i], decider)
-                # player by player, the fewest and the most so far: a guard stays where the first is not under the second
-                under = ((values[0] | guards) - worst) & guards
-                under = ones ^ (under - (under >> low))
-                worst = (values[0] & under) | (worst & ~under)
-                over = ((best | guards) - values[1]) & guards
+                # player by player, the most so far (and the fewest, below): a guard stays where the first is not under the second
+                over = ((best | guards) - values[0]) & guards
                 over = ones ^ (over - (over >> low))
-                best = (values[1] & over) | (best & ~over)
-                other = values[4]
+                best = (values[0] & over) | (best & ~over)
+                other = values[3]
                 under = ((other | guards) - guaranteed) & guards
                 under = ones ^ (under - (under >> low))
                 guaranteed = (other & under) | (guaranteed & ~under)
                 if (other & own) > (mine & own):
                     mine = other
                 # the expected play: the decider's VP, then barrels kept; then the fewer for the asker; then `unfavoured`
-                move_rank = (values[2] >> at & LOW) << WIDTH | values[3] >> at & LOW
+                move_rank = (values[1] >> at & LOW) << WIDTH | values[2] >> at & LOW
                 if move_rank < rank:
                     continue
-                move_asked = (LOW - (values[2] >> asker_at & LOW)) << WIDTH | LOW - (values[3] >> asker_at & LOW)
-                if move_rank > rank or move_asked > asked or (move_asked == asked and (values[2] < expected or (values[2] == expected and values[3] < kept))):
-                    rank, asked, expected, kept = move_rank, move_asked, values[2], values[3]
-            result = (worst, best, expected, kept, (guaranteed & ~own) | (mine & own))
+                move_asked = (LOW - (values[1] >> asker_at & LOW)) << WIDTH | LOW - (values[2] >> asker_at & LOW)
+                if move_rank > rank or move_asked > asked or (move_asked == asked and (values[1] < expected or (values[1] == expected and values[2] < kept))):
+                    rank, asked, expected, kept = move_rank, move_asked, values[1], values[2]
+            result = (best, expected, kept, (guaranteed & ~own) | (mine & own))
         if not shift:
             memo.put(key, result)
         else:
-            memo.put(key, (result[0] - shift, result[1] - shift, result[2] - shift, result[3], result[4] - shift))
+            memo.put(key, (result[0] - shift, result[1] - shift, result[2], result[3] - shift))
         if self.progress is not None and not memo.size() % PROGRESS_EVERY:
             self.progress(memo.size())
         return result
@@ -141,21 +139,19 @@ class Valuation:
             key, shift = self.keys.key(child, step.room)  # (not unpacked into the call: compiled, that would be a call by Python's protocol)
             values = self.value(child, step.room, key, shift)
         vp = step.vp << self.at[decider]
-        worst, best, expected, kept, guaranteed = values
-        worst += vp
+        best, expected, kept, guaranteed = values
         best += vp
         expected += vp
         guaranteed += vp
         for p, number in step.drops:
-            tail = self._tails.get(number)
+            tail = self._tails[number] if number < len(self._tails) else None
             if tail is None:
                 tail = self._tail(p, number)
-            worst += tail[0]
-            best += tail[1]
-            expected += tail[2]
-            kept += tail[3]
-            guaranteed += tail[4]
-        return worst, best, expected, kept, guaranteed
+            best += tail[0]
+            expected += tail[1]
+            kept += tail[2]
+            guaranteed += tail[3]
+        return best, expected, kept, guaranteed
 
     def prefers(self, values: Blocks, than: Blocks, decider: int) -> bool:
         """Does the expected play of `decider` take a move with `values` over one with `than`?
@@ -170,13 +166,13 @@ class Valuation:
         """How the expected play orders a move of `decider` with these values: their VP, their
         barrels kept, then the asker's VP and barrels kept, the fewer the better."""
         at, asker = self.at[decider], self.at[self.asker]
-        return (values[2] >> at & LOW, values[3] >> at & LOW, -(values[2] >> asker & LOW), -(values[3] >> asker & LOW))
+        return (values[1] >> at & LOW, values[2] >> at & LOW, -(values[1] >> asker & LOW), -(values[2] >> asker & LOW))
 
     def unfavoured(self, values: Blocks) -> tuple[int, int]:
         """The last tie-break between moves that `rank` cannot tell apart: the fewer VP (then
         barrels kept) for the players in seat order, the better (the first player's value is the
         highest of a block: the blocks compare as the players' values in seat order)."""
-        return -values[2], -values[3]
+        return -values[1], -values[2]
 
     def choose(self, state: State) -> tuple[list[Step], list[Values], int]:
         """The decider's moves at `state`, the values of each (as read off), and the index of
@@ -198,22 +194,25 @@ class Valuation:
     def root_values(self) -> Values:
         """The values of the whole phase, from the position: the root's, plus the VP the phase
         gave at its start (union halls) and the tails of the players out from the start."""
-        worst, best, expected, kept, guaranteed = self.value(self.phase.root, self.phase.root_room, self.phase.root_key, self.phase.root_shift)
+        best, expected, kept, guaranteed = self.value(self.phase.root, self.phase.root_room, self.phase.root_key, self.phase.root_shift)
         start = sum(vp << self.at[p] for p, vp in enumerate(self.phase.start_vp))  # all but the barrels kept
-        worst, best, expected, guaranteed = worst + start, best + start, expected + start, guaranteed + start
+        best, expected, guaranteed = best + start, expected + start, guaranteed + start
         for p, number in self.phase.root_drops:
             tail = self._tail(p, number)
-            worst, best, expected, kept, guaranteed = worst + tail[0], best + tail[1], expected + tail[2], kept + tail[3], guaranteed + tail[4]
-        out = self.unpack((worst, best, expected, kept, guaranteed))
+            best, expected, kept, guaranteed = best + tail[0], expected + tail[1], kept + tail[2], guaranteed + tail[3]
+        out = self.unpack((best, expected, kept, guaranteed))
         assert all(0 <= value < LOW for value in out), "a value of one phase fits its bits"
         return out
 
     def _tail(self, p: int, number: int) -> Blocks:
-        """A tail's worst, best and expected VP, barrels kept and guaranteed VP (`tails`), in its
+        """A tail's best and expected VP, barrels kept and guaranteed VP (`tails`), in its
         player `p`'s place, remembered by its number (`CaptainPhase.tail_keys`)."""
         tail = self.phase.tail(self.phase.tail_keys[number])
         at = self.at[p]
-        hit = self._tails[number] = (tail.worst << at, tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
+        hit = (tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
+        if number >= len(self._tails):
+            self._tails.extend([None] * (number + 1 - len(self._tails)))
+        self._tails[number] = hit
         return hit
 
 
