@@ -69,7 +69,7 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "packed", "place", "placed", "placed_kinds", "places")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
@@ -83,7 +83,11 @@ class Cargo:
         self.kinds = kinds  # the kind on each ship (None: empty)
         self.aboard = aboard  # the barrels on each ship, one field of `CaptainPhase.ship_bits` a ship, each plus one (the key's)
         self.places: dict[int, Places] = {}  # a dropping player's places, by the roomy kinds they hold (bit mask)
-        self.packed = 0  # the ships as a state packs them (`CaptainPhase._read_cargo` sets it)
+        self.packed = 0  # the ships as a state packs them (`CaptainPhase._read_cargo` sets it, and the next two)
+        self.number = 0  # this one's number among the phase's (`CaptainPhase._rooms`)
+        # the ships after each load (`CaptainPhase._after_load`, by the load's code; None: not read yet): a list,
+        # where a dictionary would be a look-up at every load (no cycle: a load only fills the ships)
+        self.loaded: list[Cargo | None] = []
         self.known_loads: dict[int, tuple[Load, ...]] = {}  # `loads`, by the loading player's barrels packed
         self._kind_loads: dict[int, tuple[Load, ...]] = {}  # the loads of one kind, by the kind and the barrels held (`loads`)
 
@@ -193,9 +197,12 @@ class CaptainPhase:
         self.ship_bits = max(most_aboard + 1, self._kinds_n).bit_length()
         self._ship_at = tuple(2 * self.ship_bits * i for i in range(self.ships))  # ship i's barrels there, its kind plus one above them
         self._cargo: dict[int, Cargo] = {}  # what the ships take, by their packed kinds and counts
-        # the same with a state's roomy kinds, by the packed ships above the roomy kinds' bit mask (here, not in
-        # the Cargo, which a Room holds: no cycle, so the tables are freed as soon as the phase is dropped)
-        self._rooms: dict[int, Room] = {}
+        self._loads_n = self.ships * self._kinds_n * (most_aboard + 1)  # the codes of loads (`_after_load`)
+        self._most_loaded = most_aboard + 1
+        # the same with a state's roomy kinds: by the Cargo's number, then by the roomy kinds' bit mask (None: not
+        # read yet; here, not in the Cargo, which a Room holds: no cycle, so the tables are freed as soon as the
+        # phase is dropped; lists, where dictionaries would be a look-up at every move)
+        self._rooms: list[list[Room | None]] = []
         self.tail_keys: list[TailKey] = []  # the tails of the players who drop out, by number (`Drops`)
         self._tail_numbers: dict[TailKey, int] = {}
         # by the bit mask of some players: every bit of their barrels in a column (`keys` reads it too); by player: a column without theirs
@@ -258,12 +265,12 @@ class CaptainPhase:
 
     def settle(self, state: State, pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None, room_before: Room | None = None) -> tuple[State, Drops, Room]:
         """The state after a move, from a list that the caller gives up (turn pointer at
-        `pointer`; `ships`: what its cargo ships take, when the move left them as they were, and
-        `room_before` the room before it): players who hold no contested kind drop out (with
-        their tails' keys), and the decider is found. When the contested kinds are still
-        `before` (those before the move), only the `mover` can have dropped out: nobody else's
-        barrels changed. With the state: what its ships take with its roomy kinds (to read its
-        key with, `keys`)."""
+        `pointer`; `ships`: what its cargo ships take, when known, and `room_before` the room
+        before the move, when it left the ships as they were): players who hold no contested
+        kind drop out (with their tails' keys), and the decider is found. When the contested
+        kinds are still `before` (those before the move), only the `mover` can have dropped out:
+        nobody else's barrels changed. With the state: what its ships take with its roomy kinds
+        (to read its key with, `keys`)."""
         room = self.room(state, ships, room_before)
         contested = room.contested
         drops: Drops = ()
@@ -318,11 +325,10 @@ class CaptainPhase:
         if ships is None:
             ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
-        code = ships.packed << self._kinds_n | roomy
-        return self._rooms.get(code) or self._room(ships, roomy, code)
+        return self._rooms[ships.number][roomy] or self._room(ships, roomy)
 
-    def _room(self, ships: Cargo, roomy: int, code: int) -> Room:
-        """`ships` with the roomy kinds `roomy` (bit mask), remembered under `code`: the contested kinds (all
+    def _room(self, ships: Cargo, roomy: int) -> Room:
+        """`ships` with the roomy kinds `roomy` (bit mask), remembered: the contested kinds (all
         the live ones, unless `Reductions.independent`: those that are not roomy), and the
         ships' barrels and the kinds' ships as the key reads them (the roomy ones marked,
         with `Reductions.roomy`: see `keys`)."""
@@ -335,7 +341,7 @@ class CaptainPhase:
                     aboard -= ships.counts[i] + 1 << i * self.ship_bits
                     marked[k] = -2
             place = tuple(marked)
-        hit = self._rooms[code] = Room(ships, roomy, contested, aboard, place)
+        hit = self._rooms[ships.number][roomy] = Room(ships, roomy, contested, aboard, place)
         return hit
 
     def _places(self, have: Goods, ships: Cargo, roomy: int) -> Places:
@@ -382,11 +388,12 @@ class CaptainPhase:
         for k, i, amount, move in loads:
             child = list(state)
             # (each written out: compiled, `x[i] += y` is Python's generic operator, `x[i] = x[i] + y` a native one)
-            child[SHIPS] = child[SHIPS] + self._ship_field(i, -1 if ships.kinds[i] is not None else k, amount)
+            loaded = self._after_load(ships, k, i, amount)
+            child[SHIPS] = loaded.packed
             child[COLUMNS + k] = child[COLUMNS + k] - (amount << at)
             if q == 0:
                 child[1] = 1
-            settled, drops, taken = self.settle(child, after, q, contested)  # (a method called so, not a bound method kept: compiled, a direct call)
+            settled, drops, taken = self.settle(child, after, q, contested, loaded)  # (a method called so, not a bound method kept: compiled, a direct call)
             out.append(Step(move, load_vp[amount], load_doubloons, settled, drops, taken))
         wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)
         for private, shipped in self._private_steps(state, code, wharf_used, small_used, q == 0 and bool(state[1])):
@@ -432,6 +439,18 @@ class CaptainPhase:
         counts = tuple([ships >> at & field for at in self._ship_at])
         hit = self._cargo[ships] = Cargo.read(self.sizes, tuple([None if kind < 0 else kind for kind in kinds]), counts, self._kinds_n, bits)
         hit.packed = ships
+        hit.number = len(self._rooms)
+        hit.loaded = [None] * self._loads_n
+        self._rooms.append([None] * (1 << self._kinds_n))
+        return hit
+
+    def _after_load(self, ships: Cargo, k: int, i: int, amount: int) -> Cargo:
+        """The cargo ships `ships` after `amount` barrels of kind `k` are loaded on ship `i`,
+        read once for each such load."""
+        code = (i * self._kinds_n + k) * self._most_loaded + amount
+        hit = ships.loaded[code]
+        if hit is None:
+            hit = ships.loaded[code] = self.ships_taking_kinds(ships.packed + self._ship_field(i, -1 if ships.kinds[i] is not None else k, amount))
         return hit
 
     def roomy(self, state: State, ships: Cargo) -> int:
