@@ -216,42 +216,54 @@ def main() -> None:
         print(
             f"small position, whole process: median {statistics.median(small):.3f} s (bare imports of typer, pydantic, ruamel.yaml: {statistics.median(bare):.3f} s)"
         )
-        texts = realistic_positions(args.realistic, args.seed)
-        seconds_each, cpu_each = [], []
-        for i, text in enumerate(texts):
-            path = Path(tmp) / f"r{i:03d}.yaml"
-            path.write_text(text)
-            start = time.perf_counter()
-            children = resource.getrusage(resource.RUSAGE_CHILDREN)
-            try:
-                subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, timeout=args.cap, check=True, cwd=ROOT)
-                seconds_each.append(time.perf_counter() - start)
-            except subprocess.TimeoutExpired:
-                seconds_each.append(float("inf"))
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child waited for (stopped at the cap: up to then): its CPU counted
-            cpu_each.append(after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime)
-        ordered = sorted(seconds_each)
-        over = [i for i, s in enumerate(seconds_each) if s > 1]
-        small_wharf = sum("small wharf" in texts[i] for i in over)
-        slowest = "over the cap" if ordered[-1] == float("inf") else f"{ordered[-1]:.2f} s"
-        print(
-            f"realistic positions: {len(texts)}; median {statistics.median(ordered):.2f} s, 90th percentile {ordered[int(len(ordered) * 0.9)]:.2f} s, "
-            f"slowest {slowest}; over 1 s: {len(over)} ({small_wharf} of them with a small wharf owner)"
-        )
-        cpu_ordered = sorted(cpu_each)
-        print(
-            f"  the same in CPU seconds: median {statistics.median(cpu_ordered):.2f} s, 90th percentile {cpu_ordered[int(len(cpu_ordered) * 0.9)]:.2f} s, "
-            f"slowest {cpu_ordered[-1]:.2f} s{' (stopped at the cap)' if ordered[-1] == float('inf') else ''}; over 1 s: {sum(c > 1 for c in cpu_each)}"
-        )
-        for i in sorted(range(len(texts)), key=lambda i: -seconds_each[i])[: args.slowest]:
-            owners = "small wharf" if "small wharf" in texts[i] else "no small wharf"
-            if seconds_each[i] == float("inf"):  # (its states not counted: that search would run on, uncapped)
-                print(f"  #{i}: stopped at the cap of {args.cap:g} s, {texts[i].count('name:')} players, {owners}")
-                continue
-            states = ship(read_position(texts[i], "r.yaml")).states
-            print(f"  #{i}: {seconds_each[i]:.2f} s (CPU {cpu_each[i]:.2f} s), {states:,} states, {texts[i].count('name:')} players, {owners}")
+        time_realistic(realistic_positions(args.realistic, args.seed), args.cap, args.slowest, Path(tmp))
         time_games(args.games, Path(tmp))
     print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
+
+
+def time_realistic(texts: list[str], cap: float, slowest_n: int, tmp: Path) -> None:
+    """Time `referee ship` as a whole process on each realistic position (stopped at `cap`
+    seconds), and list the `slowest_n` slowest."""
+    from referee.documents.position import read_position
+    from referee.jobs.shipping import ship
+
+    if not texts:
+        print("realistic positions: none (--realistic 0)")
+        return
+    seconds_each, cpu_each = [], []
+    for i, text in enumerate(texts):
+        path = tmp / f"r{i:03d}.yaml"
+        path.write_text(text)
+        start = time.perf_counter()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        try:
+            subprocess.run([sys.executable, "-m", "referee", "ship", str(path), "--format", "json"], capture_output=True, timeout=cap, check=True, cwd=ROOT)
+            seconds_each.append(time.perf_counter() - start)
+        except subprocess.TimeoutExpired:
+            seconds_each.append(float("inf"))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child waited for (stopped at the cap: up to then): its CPU counted
+        cpu_each.append(after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime)
+    ordered = sorted(seconds_each)
+    over = [i for i, s in enumerate(seconds_each) if s > 1]
+    small_wharf = sum("small wharf" in texts[i] for i in over)
+    slowest = "over the cap" if ordered[-1] == float("inf") else f"{ordered[-1]:.2f} s"
+    print(
+        f"realistic positions: {len(texts)}; median {statistics.median(ordered):.2f} s, 90th percentile {ordered[int(len(ordered) * 0.9)]:.2f} s, "
+        f"slowest {slowest}; over 1 s: {len(over)} ({small_wharf} of them with a small wharf owner)"
+    )
+    cpu_ordered = sorted(cpu_each)
+    print(
+        f"  the same in CPU seconds: median {statistics.median(cpu_ordered):.2f} s, 90th percentile {cpu_ordered[int(len(cpu_ordered) * 0.9)]:.2f} s, "
+        f"slowest {cpu_ordered[-1]:.2f} s{' (stopped at the cap)' if ordered[-1] == float('inf') else ''}; over 1 s: {sum(c > 1 for c in cpu_each)}"
+    )
+    for i in sorted(range(len(texts)), key=lambda i: -seconds_each[i])[:slowest_n]:
+        owners = "small wharf" if "small wharf" in texts[i] else "no small wharf"
+        if seconds_each[i] == float("inf"):  # (its states not counted: that search would run on, uncapped)
+            print(f"  #{i}: stopped at the cap of {cap:g} s, {texts[i].count('name:')} players, {owners}")
+            continue
+        states = ship(read_position(texts[i], "r.yaml")).states
+        print(f"  #{i}: {seconds_each[i]:.2f} s (CPU {cpu_each[i]:.2f} s), {states:,} states, {texts[i].count('name:')} players, {owners}")
+
 
 
 def _bare_imports() -> float:
