@@ -154,6 +154,8 @@ def test_the_wharf_when_no_cargo_ship_fits_is_a_choice_never_a_duty():
     assert (result.vp[1].guaranteed, result.vp[1].expected, result.vp[1].best) == (3, 3, 3)  # nobody can stop his wharf
     assert result.best is not None and result.best.move is not None and result.best.move.text() == "wharf indigo" and result.best.expected == 3
     assert result.choices is not None and [(c.move, c.expected) for c in result.choices.moves][1] == (None, 0)  # leaving it unused
+    # everyone is sure of their best, yet Ben may leave his wharf unused: two outcomes, not forced
+    assert all(r.guaranteed == r.best for r in result.vp) and not result.forced
 
 
 def test_the_captains_privilege_only_once():
