@@ -265,7 +265,6 @@ def time_realistic(texts: list[str], cap: float, slowest_n: int, tmp: Path) -> N
         print(f"  #{i}: {seconds_each[i]:.2f} s (CPU {cpu_each[i]:.2f} s), {states:,} states, {texts[i].count('name:')} players, {owners}")
 
 
-
 def _bare_imports() -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import typer, pydantic, ruamel.yaml"], check=True)

@@ -197,8 +197,8 @@ class CaptainPhase:
         self.ship_bits = max(most_aboard + 1, self._kinds_n).bit_length()
         self._ship_at = tuple(2 * self.ship_bits * i for i in range(self.ships))  # ship i's barrels there, its kind plus one above them
         self._cargo: dict[int, Cargo] = {}  # what the ships take, by their packed kinds and counts
-        self._loads_n = self.ships * self._kinds_n * (most_aboard + 1)  # the codes of loads (`_after_load`)
-        self._most_loaded = most_aboard + 1
+        self._most_loaded = most_aboard + 1  # the barrels a load may take, and none
+        self._loads_n = self.ships * self._kinds_n * self._most_loaded  # the codes of loads (`_after_load`)
         # the same with a state's roomy kinds: by the Cargo's number, then by the roomy kinds' bit mask (None: not
         # read yet; here, not in the Cargo, which a Room holds: no cycle, so the tables are freed as soon as the
         # phase is dropped; lists, where dictionaries would be a look-up at every move)

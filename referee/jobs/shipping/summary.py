@@ -17,7 +17,7 @@ from referee.documents.position import Position
 from referee.jobs.shipping.outcomes import Outcome, ends, outcome
 from referee.jobs.shipping.phase import ALL, LOAD, PLAIN, CaptainPhase, Goods, Move, Reductions, TailKey
 from referee.jobs.shipping.tails import must_load
-from referee.jobs.shipping.values import Valuation, quiet_search
+from referee.jobs.shipping.values import BEST, EXPECTED, GUARANTEED, KEPT, Valuation, quiet_search
 from referee.moves.clauses import AnyMove
 
 
@@ -101,10 +101,10 @@ def ship(
         valuation = Valuation(phase, 0 if asker is None else asker, progress)
         top = valuation.root_values()
         n = phase.n
-        vp = tuple(Range(top[3 * n + p], top[n + p], top[p]) for p in range(n))
-        narrow = all(top[3 * n + p] == top[p] for p in range(n))  # each player is sure of their most (one outcome or not, the list says)
+        vp = tuple(Range(top[GUARANTEED * n + p], top[EXPECTED * n + p], top[BEST * n + p]) for p in range(n))
+        narrow = all(r.guaranteed == r.best for r in vp)  # each player is sure of their most (one outcome or not, the list says)
         play = _ExpectedPlay(phase, valuation)
-        assert all(play.vp[p] == top[n + p] for p in range(n)), "the expected play scores what the valuation says"
+        assert all(play.vp[p] == r.expected for p, r in enumerate(vp)), "the expected play scores what the valuation says"
         states, asked, doubloons = valuation.states, valuation.asker, phase.doubloons
         del valuation, phase
         play.release()
@@ -150,7 +150,7 @@ class _ExpectedPlay:
                 break
             steps, valued, chosen = valuation.choose(state)
             if len(steps) > 1:
-                options = [self._choice(step.move, decider, v[3 * n + decider], v[n + decider], v[decider], v[2 * n + decider]) for step, v in zip(steps, valued, strict=True)]
+                options = [self._choice(step.move, decider, v[GUARANTEED * n + decider], v[EXPECTED * n + decider], v[BEST * n + decider], v[KEPT * n + decider]) for step, v in zip(steps, valued, strict=True)]
                 self._decided(decider, options, chosen)
             step = steps[chosen]
             self._play(decider, step.move)

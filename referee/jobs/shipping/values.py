@@ -2,8 +2,9 @@
 
 From a state, a player's *best* is the most VP they can still gain over every legal way the rest
 of the phase can be played; their *guaranteed* VP is what they can be sure to gain, the rest of
-the phase played as a game of that player against all the others together: where they decide, the most over their moves, where anyone else decides, the fewest
-(one such game per player, all valued in the same pass). The *expected* play is the one in which
+the phase played as a game of that player against all the others together: where they decide,
+the most over their moves, where anyone else decides, the fewest (one such game per player, all
+valued in the same pass). The *expected* play is the one in which
 each decider takes the move that gives them the most VP, then the most barrels kept after
 storage, and where still indifferent the move worst for the player asking (VP, then barrels
 kept), then the one that gives the others the fewest VP (seat order), and then the first in the
@@ -38,6 +39,11 @@ from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
 BLOCKS: Final = 4
+# the blocks in their order (`Blocks`); in `Values`, block `b` of player `p` is item `b * players + p`
+BEST: Final = 0
+EXPECTED: Final = 1
+KEPT: Final = 2
+GUARANTEED: Final = 3
 PROGRESS_EVERY: Final = 1024  # states valued between two calls of a search's `progress`
 WIDTH: Final = VALUE_BITS  # bits of one player's value in a block: the top one a guard (values under 512: VP and barrels of one phase)
 LOW: Final = (1 << (VALUE_BITS - 1)) - 1  # a value's bits below its guard
