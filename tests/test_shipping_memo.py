@@ -15,7 +15,7 @@ import pytest
 from referee.documents.position import read_position
 from referee.jobs.shipping import build
 from referee.jobs.shipping.memo import DictMemo, Memo
-from referee.jobs.shipping.memo_native import NativeMemo
+from referee.jobs.shipping.memo_native import CHUNK_ENTRIES, NativeMemo
 from referee.jobs.shipping.phase import CaptainPhase
 from referee.jobs.shipping.values import Valuation, new_memo
 from tests.conftest import FIXTURES, ROOT
@@ -51,7 +51,8 @@ def test_a_stored_key_gives_back_its_values_and_an_unknown_key_is_not_found(kind
 def test_every_key_of_many_is_found_after_the_table_has_grown(kind: type[Memo]) -> None:
     rng = random.Random(26)
     stored: dict[tuple[int, int, int, int, int], tuple[int, int, int, int]] = {}
-    while len(stored) < 20_000:  # the native table starts at 4,096 slots: it grows three times
+    # the native table starts at 4,096 slots: it grows four times, and its entries fill two chunks and start a third
+    while len(stored) < 2 * CHUNK_ENTRIES + 4_000:
         # keys alike but for a word or a bit or two, as a search's are
         key = (rng.randrange(64), rng.choice([0, 1, WORD]), rng.randrange(4), rng.randrange(1 << 40), rng.randrange(3))
         stored[key] = tuple(rng.randrange(1 << 50) for _ in range(4))  # type: ignore[assignment]

@@ -7,7 +7,7 @@ answers from either (a key and its values go in and come out unchanged):
   whose keys do not fit in 64-bit words (`Keys.native`);
 - `NativeMemo` (`memo_native`): the compiled build's, an open-addressing table of 64-bit words,
   no Python object a state: a look-up is a few native operations and at most a cache miss or
-  two, where a dictionary of tuples reads the key's objects, and freeing it is freeing two
+  two, where a dictionary of tuples reads the key's objects, and freeing it is freeing its
   buffers (mypyc's `librt.vecs`, imported only where the search is compiled).
 
 `values.new_memo` chooses.

@@ -1,13 +1,15 @@
 """The compiled build's memo (`memo`): an open-addressing table of 64-bit words.
 
-Each entry is nine words in one growing buffer, the key's five then the values' four, in the
-order they were stored; a second buffer, of a power of two slots, holds in each slot the key's
-hash (31 bits) above its entry plus one (0: an empty slot), probed from the hash onwards, one
-slot at a time, and at most half full. An entry is read only where a slot's hash is the key's:
-a look-up that misses (every new state) reads the slots alone, and one that finds reads one
-entry, the table being far larger than the processor's caches. No Python object a state:
-freeing the table frees two buffers. Imported only where the search is compiled (`values.new_memo`): run as plain Python, its
-loops would be slower than a dictionary.
+Each entry is nine words, the key's five then the values' four, in the order they were stored,
+in chunks of 2 ** 13 entries, each reserved whole when the last is full (one growing buffer was
+copied each time it grew: more time, and at that moment memory for both). A buffer of a power
+of two slots holds in each slot the key's hash (31 bits) above its entry plus one (0: an empty
+slot), probed from the hash onwards, one slot at a time, and at most half full. An entry is
+read only where a slot's hash is the key's: a look-up that misses (every new state) reads the
+slots alone, and one that finds reads one entry, the table being far larger than the
+processor's caches. No Python object a state: freeing the table frees its buffers. Imported
+only where the search is compiled (`values.new_memo`): run as plain Python, its loops would be
+slower than a dictionary.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from referee.jobs.shipping.memo import Blocks, Key, Memo
 
 STRIDE: Final = 9  # the words of an entry: the key's five, the values' four
 FIRST_SLOTS: Final = 1 << 12
+CHUNK_BITS: Final = 13  # entries are kept in chunks of 2 ** 13 (590 kB), each reserved whole: a full buffer is never copied
+CHUNK_ENTRIES: Final = 1 << CHUNK_BITS
+CHUNK_WORDS: Final = CHUNK_ENTRIES * STRIDE
 LOW31: Final = (1 << 31) - 1
 ENTRY_BITS: Final = 32  # a slot's bits for its entry plus one, below the hash
 LOW32: Final = (1 << ENTRY_BITS) - 1
@@ -45,10 +50,11 @@ def hash_of(w0: i64, w1: i64, w2: i64, w3: i64, w4: i64) -> i64:
 
 
 class NativeMemo(Memo):
-    """The memo as two buffers of 64-bit words (see the module)."""
+    """The memo as buffers of 64-bit words: the entries in chunks, the slots in one (see the module)."""
 
     def __init__(self) -> None:
-        self.entries: vec[i64] = vec[i64]()
+        self.chunks: list[vec[i64]] = []  # the full chunks of entries
+        self.entries: vec[i64] = vec[i64](capacity=CHUNK_WORDS)  # the chunk being filled
         self.slots: vec[i64] = vec[i64]([0] * FIRST_SLOTS)
         self.mask: i64 = FIRST_SLOTS - 1
         self.count: i64 = 0
@@ -60,7 +66,7 @@ class NativeMemo(Memo):
         w2: i64 = key[2]
         w3: i64 = key[3]
         w4: i64 = key[4]
-        slots, entries, mask = self.slots, self.entries, self.mask
+        slots, mask = self.slots, self.mask
         hashed = hash_of(w0, w1, w2, w3, w4)
         slot = hashed & mask
         while True:
@@ -69,20 +75,26 @@ class NativeMemo(Memo):
                 return -1
             if word >> ENTRY_BITS == hashed:
                 entry = (word & LOW32) - 1
-                at = entry * STRIDE
+                chunk = entry >> CHUNK_BITS
+                entries = self.entries if chunk == len(self.chunks) else self.chunks[chunk]
+                at = (entry & (CHUNK_ENTRIES - 1)) * STRIDE
                 if entries[at] == w0 and entries[at + 1] == w1 and entries[at + 2] == w2 and entries[at + 3] == w3 and entries[at + 4] == w4:
                     return entry
             slot = (slot + 1) & mask
 
     def values(self, entry: int) -> Blocks:
         """The values stored at `entry`."""
-        entries = self.entries
-        at: i64 = entry * STRIDE + 5
+        chunk = entry >> CHUNK_BITS
+        entries = self.entries if chunk == len(self.chunks) else self.chunks[chunk]
+        at: i64 = (entry & (CHUNK_ENTRIES - 1)) * STRIDE + 5
         return entries[at], entries[at + 1], entries[at + 2], entries[at + 3]
 
     def put(self, key: Key, values: Blocks) -> None:
         """Store `values` under `key` (which has none: `find`), growing the slots past half full."""
         entries = self.entries
+        if len(entries) == CHUNK_WORDS:
+            self.chunks.append(entries)
+            entries = vec[i64](capacity=CHUNK_WORDS)
         entries = append(entries, key[0])
         entries = append(entries, key[1])
         entries = append(entries, key[2])
