@@ -114,3 +114,35 @@ def test_without_librt_the_compiled_search_answers_from_a_dictionary(tmp_path: P
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == [build(), "DictMemo", "9"]  # Anna is guaranteed 9 (docs/formats/shipping-position.md)
+
+
+def test_without_mypy_extensions_the_search_answers_the_same(tmp_path: Path) -> None:
+    """The search names mypyc's native integers (`i64`) from mypy_extensions, which a compiled
+    wheel brings (with librt) and a plain install may not have: without it, `i64` is `int`, and
+    the search answers, the same."""
+    (tmp_path / "mypy_extensions").mkdir()
+    (tmp_path / "mypy_extensions" / "__init__.py").write_text('raise ImportError("no mypy_extensions here")\n')
+    script = (
+        "from referee.documents.position import read_position\n"
+        "from referee.jobs.shipping import build, ship\n"
+        f"position = read_position(open({str(FIXTURES / 'positions' / 'formats-example.yaml')!r}).read(), 'p.yaml')\n"
+        "answer = ship(position)\n"
+        "print(build(), *(r.guaranteed for r in answer.vp), *(r.best for r in answer.vp))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == [build(), "9", "4", "0", "10", "4", "1"]  # docs/formats/shipping-position.md
+
+
+def test_a_phase_too_wide_for_native_integers_packs_the_barrels_as_python_integers_and_answers_the_same() -> None:
+    """A player's barrels are packed (the key of their move tables) in native 64-bit integers,
+    compiled; where a ruleset's kinds and barrels would not fit (none of the standard ones), in
+    Python's integers: the same states and values."""
+    position = read_position(CONTESTED, "p.yaml")
+    usual = Valuation(CaptainPhase(position), 0)
+    phase = CaptainPhase(position)
+    assert not phase._wide  # every standard ruleset fits
+    phase._wide = True
+    wide = Valuation(phase, 0)
+    assert wide.states == usual.states > 1_000
+    assert wide.root_values() == usual.root_values()

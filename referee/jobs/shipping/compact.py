@@ -22,7 +22,14 @@ from typing import Final, TypeVar
 from referee.engine import captain_rules
 from referee.engine.captain_rules import Goods, Move
 
-__all__ = ["COLUMNS", "HEAD", "LOAD", "SHIPS", "SMALL_WHARF", "VALUE_BITS", "WHARF", "Goods", "Move", "State", "T", "replaced"]
+try:
+    # compiled, a native 64-bit integer where a value is known to fit (mypyc reads the annotations): no
+    # check of size at each operation, no object; plain Python, an int (mypy_extensions comes with librt)
+    from mypy_extensions import i64
+except ImportError:  # pragma: no cover (a plain install)
+    i64 = int  # type: ignore[misc]
+
+__all__ = ["COLUMNS", "HEAD", "LOAD", "SHIPS", "SMALL_WHARF", "VALUE_BITS", "WHARF", "Goods", "Move", "State", "T", "i64", "replaced"]
 
 T = TypeVar("T")
 # The constants are Final: compiled, they are read as C values, not looked up by name at each move.

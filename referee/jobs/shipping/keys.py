@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from referee.jobs.shipping.compact import COLUMNS, VALUE_BITS, State
+from referee.jobs.shipping.compact import COLUMNS, VALUE_BITS, State, i64
 from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import Key
 
@@ -131,7 +131,11 @@ class Keys:
         live = ships.live
         count = len(live)
         network = count <= NETWORK and self.network
-        c0 = c1 = c2 = c3 = c4 = ABSENT
+        c0: i64 = ABSENT
+        c1: i64 = ABSENT
+        c2: i64 = ABSENT
+        c3: i64 = ABSENT
+        c4: i64 = ABSENT
         # five live kinds at most (every standard ruleset), compiled: five integers sorted by
         # compare-and-swaps, no list made; else (the plain build) a list's sort, the interpreter's quickest
         flat = NO_COLUMNS if network else []
@@ -163,16 +167,19 @@ class Keys:
         else:
             flat.sort()
         # the sorted columns placed: `per_word` in the first word, as many in the second, all the rest in the third
-        bits, per_word = self.column_bits, self.per_word
         first = second = third = 0
-        for i in range(count):
-            column = flat[i] if not network else c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4
-            if i < per_word:
-                first |= column << bits * i
-            elif i < 2 * per_word:
-                second |= column << bits * (i - per_word)
-            else:
-                third |= column << bits * (i - 2 * per_word)
+        if network and self.native:  # (a network's words always fit, unless a test packs them wider)
+            first, second, third = _placed(c0, c1, c2, c3, c4, count, self.column_bits, self.per_word)
+        else:  # (`_placed`'s placement in Python's integers: here the words may pass 64 bits)
+            bits, per_word = self.column_bits, self.per_word
+            for i in range(count):
+                column = flat[i] if not network else c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4
+                if i < per_word:
+                    first |= column << bits * i
+                elif i < 2 * per_word:
+                    second |= column << bits * (i - per_word)
+                else:
+                    third |= column << bits * (i - 2 * per_word)
         head = ((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4]
         # the live kinds' count last: no two keys' columns are confused
         rest = ((head << self.aboard_bits | aboard) << self.tokens_bits | tokens) << self.count_bits | count
@@ -243,6 +250,24 @@ class Keys:
         return tokens, gained
 
 
-def _ordered(low: int, high: int) -> tuple[int, int]:
+def _ordered(low: i64, high: i64) -> tuple[i64, i64]:
     """The two, the lower first: a comparator of a sorting network."""
     return (high, low) if low > high else (low, high)
+
+
+def _placed(c0: i64, c1: i64, c2: i64, c3: i64, c4: i64, count: i64, bits: i64, per_word: i64) -> tuple[i64, i64, i64]:
+    """The first `count` of five sorted columns placed as `Keys.key` places them (`per_word` a
+    word), where every word is known to fit in 64 bits (`Keys.native`): the same placement in
+    native integers, compiled, no check of size at each operation."""
+    first: i64 = 0
+    second: i64 = 0
+    third: i64 = 0
+    for i in range(count):
+        column = c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4
+        if i < per_word:
+            first |= column << bits * i
+        elif i < 2 * per_word:
+            second |= column << bits * (i - per_word)
+        else:
+            third |= column << bits * (i - 2 * per_word)
+    return first, second, third

@@ -39,7 +39,7 @@ from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_load
 from referee.engine.game import Game
 from referee.engine.phases.captain import Captain, load_move
 from referee.engine.state import CargoShip
-from referee.jobs.shipping.compact import COLUMNS, HEAD, LOAD, SHIPS, SMALL_WHARF, WHARF, Goods, Move, State, T, replaced
+from referee.jobs.shipping.compact import COLUMNS, HEAD, LOAD, SHIPS, SMALL_WHARF, WHARF, Goods, Move, State, T, i64, replaced
 from referee.jobs.shipping.keys import Key, Keys, Shift
 from referee.jobs.shipping.tails import OwnMoves, Places, Tail, TailKey, Tails
 from referee.moves.clauses import AnyMove, SmallWharfLoad, WharfLoad
@@ -190,6 +190,7 @@ class CaptainPhase:
         most = max([sum(held[k] for held in self.start_goods) for k in range(self._kinds_n)], default=0)
         self.width = width = max(1, most.bit_length())
         self.low = (1 << width) - 1
+        self._wide = max(self._kinds_n, n) * width > 62  # a player's barrels packed, or a column, would not fit a native integer (`_barrels`)
         self.at = tuple(width * (n - 1 - p) for p in range(n))  # where player p's barrels lie in a column: the first player highest
         self._ones = sum(1 << width * p for p in range(n))  # a column times this holds the column's sum at `_top`
         self._top = width * (n - 1)
@@ -252,9 +253,19 @@ class CaptainPhase:
     def _barrels(self, state: State, at: int) -> int:
         """The barrels of the player whose fields in a column are at `at`, kind after kind,
         packed (`width` bits a kind, the first kind highest): the key of their tables."""
-        code, low = 0, self.low
+        if self._wide:  # more than 64 bits (no standard ruleset): as Python's integers
+            wide = 0
+            for k in range(self._kinds_n):
+                wide = wide << self.width | state[COLUMNS + k] >> at & self.low
+            return wide
+        # (native integers, compiled: no check of size at each operation)
+        code: i64 = 0
+        low: i64 = self.low
+        width: i64 = self.width
+        shift: i64 = at
         for k in range(self._kinds_n):
-            code = code << self.width | state[COLUMNS + k] >> at & low
+            column: i64 = state[COLUMNS + k]
+            code = code << width | column >> shift & low
         return code
 
     def _ship_field(self, ship: int, kind: int, barrels: int) -> int:
