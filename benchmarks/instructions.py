@@ -115,6 +115,8 @@ def count_shipping(trees: list[Path], indices: list[int]) -> None:
         for number, tree in enumerate(trees):
             # the tree's modules compiled to bytecode first: else the modules the answer imports would be parsed in the count
             subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "referee")], check=True)
+            # and the positions read once, uncounted: a tree's first use of a ruleset writes its cache
+            subprocess.run([sys.executable, __file__, "--shipping-driver", str(tree), "0", *(str(path) for _, path in positions)], check=True)
             # each answer less the same process that only reads the position: start-up and reading left out
             figures = [counted(["--shipping-driver", str(tree), "1", str(path)]) - counted(["--shipping-driver", str(tree), "0", str(path)]) for _, path in positions]
             if number == 0:
