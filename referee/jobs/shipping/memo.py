@@ -15,8 +15,12 @@ answers from either (a key and its values go in and come out unchanged):
 
 from __future__ import annotations
 
+from referee.jobs.shipping.compact import i64
+
 Key = tuple[int, int, int, int, int]  # see `Keys.key`
-Blocks = tuple[int, int, int, int]  # a state's values as the search keeps them (`values`): best, expected VP, barrels kept, guaranteed VP; a block each
+# a state's values as the search keeps them (`values`): best, expected VP, barrels kept, guaranteed VP; a block
+# each, native integers (five players at most, the rulesets' bound: 50 bits a block)
+Blocks = tuple[i64, i64, i64, i64]
 
 
 class Memo:
