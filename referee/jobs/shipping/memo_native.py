@@ -75,8 +75,7 @@ class NativeMemo(Memo):
                 return -1
             if word >> ENTRY_BITS == hashed:
                 entry = (word & LOW32) - 1
-                chunk = entry >> CHUNK_BITS
-                entries = self.entries if chunk == len(self.chunks) else self.chunks[chunk]
+                entries = self._chunk(entry)
                 at = (entry & (CHUNK_ENTRIES - 1)) * STRIDE
                 if entries[at] == w0 and entries[at + 1] == w1 and entries[at + 2] == w2 and entries[at + 3] == w3 and entries[at + 4] == w4:
                     return entry
@@ -84,8 +83,7 @@ class NativeMemo(Memo):
 
     def values(self, entry: int) -> Blocks:
         """The values stored at `entry`."""
-        chunk = entry >> CHUNK_BITS
-        entries = self.entries if chunk == len(self.chunks) else self.chunks[chunk]
+        entries = self._chunk(entry)
         at: i64 = (entry & (CHUNK_ENTRIES - 1)) * STRIDE + 5
         return entries[at], entries[at + 1], entries[at + 2], entries[at + 3]
 
@@ -109,6 +107,11 @@ class NativeMemo(Memo):
         self._place(hash_of(key[0], key[1], key[2], key[3], key[4]) << ENTRY_BITS | self.count)
         if self.count * 2 > self.mask + 1:
             self._grow()
+
+    def _chunk(self, entry: i64) -> vec[i64]:
+        """The chunk that holds `entry` (the last, the one being filled, or a full one)."""
+        chunk = entry >> CHUNK_BITS
+        return self.entries if chunk == len(self.chunks) else self.chunks[chunk]
 
     def size(self) -> int:
         """How many keys are stored."""
