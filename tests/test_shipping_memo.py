@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.diagnostics import InputError
 from referee.documents.position import read_position
 from referee.jobs.shipping import build
 from referee.jobs.shipping.memo import DictMemo, Memo
@@ -134,15 +135,23 @@ def test_without_mypy_extensions_the_search_answers_the_same(tmp_path: Path) -> 
     assert out.stdout.split() == [build(), "9", "4", "0", "10", "4", "1"]  # docs/formats/shipping-position.md
 
 
-def test_a_phase_too_wide_for_native_integers_packs_the_barrels_as_python_integers_and_answers_the_same() -> None:
-    """A player's barrels are packed (the key of their move tables) in native 64-bit integers,
-    compiled; where a ruleset's kinds and barrels would not fit (none of the standard ones), in
-    Python's integers: the same states and values."""
-    position = read_position(CONTESTED, "p.yaml")
-    usual = Valuation(CaptainPhase(position), 0)
-    phase = CaptainPhase(position)
-    assert not phase._wide  # every standard ruleset fits
-    phase._wide = True
-    wide = Valuation(phase, 0)
-    assert wide.states == usual.states > 1_000
-    assert wide.root_values() == usual.root_values()
+def test_a_position_too_wide_for_native_integers_is_refused_at_its_players(tmp_path: Path) -> None:
+    """A player's barrels of every kind are one native integer of the search (`compact`): a
+    ruleset whose supply would pass its bits (none of the standard ones comes near it) is
+    refused, said at the players, in both builds alike; one that just fits is answered."""
+    ruleset = tmp_path / "vast.yaml"
+    ruleset.write_text(
+        "id: vast-test\nextends: base\ntitle: vast supply (tests only)\n"
+        "goods:\n"
+        "  - {id: corn, name: corn, price: 0, barrels: 5000, plantations: 10, building_needed: false}\n"
+        "  - {id: indigo, name: indigo, price: 1, barrels: 5000, plantations: 12}\n"
+    )
+    fits = f"ruleset: {ruleset}\nships: {{4: empty, 5: empty, 6: empty}}\nplayers:\n  - {{name: Anna, goods: {{corn: 999}}}}\n  - {{name: Ben, goods: {{corn: 999}}}}\n  - {{name: Cleo, goods: {{corn: 49}}}}\n"
+    assert CaptainPhase(read_position(fits, "fits.yaml")).width == 11  # 2,047 corn: 5 kinds of 11 bits, 55, under 56
+    too_wide = fits.replace("corn: 49", "corn: 50")  # 2,048 corn: 12 bits
+    with pytest.raises(InputError) as refused:
+        CaptainPhase(read_position(too_wide, "wide.yaml"))
+    (diagnostic,) = refused.value.diagnostics
+    assert diagnostic.rule == "position.too-large"
+    assert "5 kinds, up to 2048 barrels of a kind and 3 cargo ships do not fit" in diagnostic.message
+    assert diagnostic.location is not None and diagnostic.location.line == 3  # players:

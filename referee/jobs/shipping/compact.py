@@ -1,18 +1,20 @@
 """The calculator's compact words: a state, a player's barrels, a move, as small integers.
 
-A state is one flat list of integers (quick to copy; never changed once made: the search reads
-it only, and the outcome list keys its tables by its tuple):
-`(decider, captain_loaded, wharf_used, small_wharf_used, active, ships, columns...)`: the decider
-(-1: the phase is over), whether the captain has loaded (their privilege comes with their first
-load), bit masks of the players who used their wharf or small wharf and of those still in the
-state; the cargo ships packed in one integer (each ship's barrels, and its kind index plus one
-above them: 0 for an empty ship); and for each kind, by index, a *column*: every player's
-barrels of it packed in one integer, the first player in the highest bits (zeros for a player
-who dropped out). The widths are the phase's (`CaptainPhase`: `width`, `ship_bits`).
+A state is a tuple of eleven native integers (compiled: a structure passed by value, no Python
+object made for a move; never changed once made):
+`(decider, captain_loaded, wharf_used, small_wharf_used, active, ships, row_0, ..., row_4)`: the
+decider (-1: the phase is over), whether the captain has loaded (their privilege comes with
+their first load), bit masks of the players who used their wharf or small wharf and of those
+still in the state; the cargo ships packed in one integer (each ship's barrels, and its kind
+index plus one above them: 0 for an empty ship); and for each player, by seat, a *row*: their
+barrels of every kind packed in one integer, the first kind highest (0 for a player who dropped
+out, or a seat the phase does not have: five players at most, the rulesets' bound). The widths
+are the phase's (`CaptainPhase`: `width`, `ship_bits`), and each packing fits in a native integer
+(`ROW_BITS`, `PACKED_BITS`: the phase checks it when it is set up).
 
-Packed so, a move changes two or three integers of a state; a kind's barrels over all players
-are one multiplication away, who holds a kind one mask; and a state's memo key (`keys`) sorts
-a kind's column as one number.
+Packed so, a move changes two or three integers of a state; the players' barrels of every kind
+together are one sum of rows (no field overflows: `width` holds all the barrels of a kind), who
+holds a kind one mask a row; and a player's row is also the key of the tables of their moves.
 """
 
 from __future__ import annotations
@@ -29,18 +31,51 @@ try:
 except ImportError:  # pragma: no cover (a plain install)
     i64 = int  # type: ignore[misc]
 
-__all__ = ["COLUMNS", "HEAD", "LOAD", "SHIPS", "SMALL_WHARF", "VALUE_BITS", "WHARF", "Goods", "Move", "State", "T", "i64", "replaced"]
+__all__ = ["LOAD", "MOST_PLAYERS", "PACKED_BITS", "ROWS", "ROW_BITS", "SHIPS", "SMALL_WHARF", "VALUE_BITS", "WHARF", "Goods", "Move", "State", "T", "i64", "replaced", "row", "with_row"]
 
 T = TypeVar("T")
 # The constants are Final: compiled, they are read as C values, not looked up by name at each move.
 LOAD: Final = captain_rules.LOAD
 WHARF: Final = captain_rules.WHARF
 SMALL_WHARF: Final = captain_rules.SMALL_WHARF
-State = list[int]  # see the module: one flat list
-HEAD: Final = 5  # decider, captain loaded, wharf used, small wharf used, active
+State = tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64]  # see the module
 SHIPS: Final = 5  # the cargo ships, packed
-COLUMNS: Final = 6  # where the kinds' columns start
+ROWS: Final = 6  # where the players' rows start
+MOST_PLAYERS: Final = 5  # the rows of a state (the rulesets' most players)
+PACKED_BITS: Final = 62  # the bits the packed ships, or a kind's column with its ship (`keys`), may take
+ROW_BITS: Final = 56  # the bits a row may take: with the player's seat and three flags (six bits), it is a table's key (`phase`)
 VALUE_BITS: Final = 10  # bits of one player's value in a block of values (`values`), the first player highest: a shift (`keys`) is packed so too
+
+
+def row(state: State, p: i64) -> i64:
+    """Player `p`'s row: their barrels of every kind, packed. (A chain of tests, not an index:
+    compiled, a state is a structure whose items are read by constant offsets.)"""
+    if p == 0:
+        return state[6]
+    if p == 1:
+        return state[7]
+    if p == 2:
+        return state[8]
+    if p == 3:
+        return state[9]
+    return state[10]
+
+
+def with_row(state: State, p: i64, value: i64) -> State:
+    """`state` with player `p`'s row `value`."""
+    return (
+        state[0],
+        state[1],
+        state[2],
+        state[3],
+        state[4],
+        state[5],
+        value if p == 0 else state[6],
+        value if p == 1 else state[7],
+        value if p == 2 else state[8],
+        value if p == 3 else state[9],
+        value if p == 4 else state[10],
+    )
 
 
 def replaced(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:

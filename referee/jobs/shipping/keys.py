@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from referee.jobs.shipping.compact import COLUMNS, VALUE_BITS, State, i64
+from referee.jobs.shipping.compact import VALUE_BITS, State, i64
 from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import Key
 
@@ -51,6 +51,19 @@ class Keys:
         self.shippers = phase.shippers  # (not the phase: no cycle for Python's collector to find)
         self.n, self.kinds_n = phase.n, len(phase.kinds)
         self.at, self.width, self.low, self.ship_bits = phase.at, phase.width, phase.low, phase.ship_bits
+        self.kind_at = phase.kind_at  # where each kind lies in a player's row
+        self.low_bits: i64 = phase.low  # a player's barrels of a kind: the bits of their field
+        self.kind_width: i64 = phase.width
+        self.top: i64 = phase.width * (self.kinds_n - 1)  # where the first kind lies in a row (kind k: `width * k` below)
+        self.place_bits: i64 = (phase.ships + 1).bit_length()  # a kind's ship plus two, in a Room's `places`
+        self.place_mask: i64 = (1 << self.place_bits) - 1
+        # where each player's barrels lie in a column, as native integers (a seat the phase has not: 0, its row being 0)
+        at = [*phase.at, 0, 0, 0, 0, 0]
+        self.at0: i64 = at[0]
+        self.at1: i64 = at[1]
+        self.at2: i64 = at[2]
+        self.at3: i64 = at[3]
+        self.at4: i64 = at[4]
         self.line = phase.width * phase.n  # bits of a column
         self.token_bits = self.kinds_n.bit_length()
         self._fields = phase.fields  # by the bit mask of some players: every bit of their barrels in a column
@@ -93,31 +106,32 @@ class Keys:
         ships them all holds (0: none) and how many kinds are live; and the number
         (`_number`) of each player's barrels of the dead kinds, sorted (or what storage makes
         of them)."""
-        ships, roomy, aboard, place = room.ships, room.roomy, room.aboard, room.place
-        tokens = shift = cleared = 0  # cleared: the roomy columns' bits of the players whose barrels there are tokens
+        ships = room.ships
+        roomy: i64 = room.roomy
+        tokens = shift = 0
+        cleared: i64 = 0  # the roomy columns' bits of the players whose barrels there are tokens
         if roomy and self.tokens:
-            free = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
+            free: i64 = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
             if free:
                 cleared = self._fields[free]
                 for k in room.tokens:
-                    part = state[COLUMNS + k] & cleared
+                    part = self.column(state, k) & cleared
                     if part:
                         hit = self._token_parts.get(part)
                         if hit is None:
                             hit = self._token_parts[part] = self._token_part(part)
                         tokens += hit[0]
                         shift += hit[1]
-        n = self.n
         frozen = 0
         dead = ships.dead
         if dead:
             # the dead kinds' columns in one integer: one alone as itself (the common case late in a phase), more
             # packed above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash
-            held = state[COLUMNS + dead[0]]
+            held: int = int(self.column(state, dead[0]))  # (Python's integers: more than one column may pass 64 bits)
             if len(dead) > 1:
                 held = 1
                 for k in dead:
-                    held = held << self.line | state[COLUMNS + k]
+                    held = held << self.line | int(self.column(state, k))
             found = self._frozen.get(held)
             if found is None:
                 packed, markable = self._freeze(held)
@@ -127,10 +141,13 @@ class Keys:
                 full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
                 if full:
                     frozen = self._full(held, full)
-        line = self.line
-        live = ships.live
-        count = len(live)
-        network = count <= NETWORK and self.network
+        # the live kinds' columns, each with its ship above it: native integers, compiled
+        line: i64 = self.line
+        live: i64 = ships.live_mask
+        places: i64 = room.places
+        place_bits, place_mask = self.place_bits, self.place_mask
+        network = len(ships.live) <= NETWORK and self.network
+        count: i64 = 0
         c0: i64 = ABSENT
         c1: i64 = ABSENT
         c2: i64 = ABSENT
@@ -139,20 +156,27 @@ class Keys:
         # five live kinds at most (every standard ruleset), compiled: five integers sorted by
         # compare-and-swaps, no list made; else (the plain build) a list's sort, the interpreter's quickest
         flat = NO_COLUMNS if network else []
-        for i, k in enumerate(live):
-            column = (state[COLUMNS + k] & ~cleared if tokens and roomy >> k & 1 else state[COLUMNS + k]) | place[k] + 2 << line
-            if not network:
-                flat.append(column)
-            elif i == 0:
-                c0 = column
-            elif i == 1:
-                c1 = column
-            elif i == 2:
-                c2 = column
-            elif i == 3:
-                c3 = column
-            else:
-                c4 = column
+        kind: i64 = 0
+        while live >> kind:
+            if live >> kind & 1:
+                column = self.column(state, kind)
+                if tokens and roomy >> kind & 1:
+                    column &= ~cleared
+                column |= (places >> place_bits * kind & place_mask) << line
+                if not network:
+                    flat.append(column)
+                elif count == 0:
+                    c0 = column
+                elif count == 1:
+                    c1 = column
+                elif count == 2:
+                    c2 = column
+                elif count == 3:
+                    c3 = column
+                else:
+                    c4 = column
+                count += 1
+            kind += 1
         if network:
             # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
             c0, c1 = _ordered(c0, c1)
@@ -172,18 +196,27 @@ class Keys:
             first, second, third = _placed(c0, c1, c2, c3, c4, count, self.column_bits, self.per_word)
         else:  # (`_placed`'s placement in Python's integers: here the words may pass 64 bits)
             bits, per_word = self.column_bits, self.per_word
-            for i in range(count):
-                column = flat[i] if not network else c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4
+            for i in range(int(count)):  # (Python's integers throughout: `i` native would make every shift here native)
+                wide = int(flat[i] if not network else c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4)
                 if i < per_word:
-                    first |= column << bits * i
+                    first |= wide << bits * i
                 elif i < 2 * per_word:
-                    second |= column << bits * (i - per_word)
+                    second |= wide << bits * (i - per_word)
                 else:
-                    third |= column << bits * (i - 2 * per_word)
-        head = ((((state[0] + 1) << 1 | state[1]) << n | state[2]) << n | state[3]) << n | state[4]
+                    third |= wide << bits * (i - 2 * per_word)
+        n = self.n
+        # (Python's integers: the fourth word passes 64 bits where the keys are not native)
+        head = ((((int(state[0]) + 1) << 1 | int(state[1])) << n | int(state[2])) << n | int(state[3])) << n | int(state[4])
         # the live kinds' count last: no two keys' columns are confused
-        rest = ((head << self.aboard_bits | aboard) << self.tokens_bits | tokens) << self.count_bits | count
+        rest = ((head << self.aboard_bits | int(room.aboard)) << self.tokens_bits | tokens) << self.count_bits | int(count)
         return (first, second, third, rest, frozen), shift
+
+    def column(self, state: State, k: i64) -> i64:
+        """Every player's barrels of kind `k` in `state`, packed as a column: `width` bits a
+        player, the first player highest (a kind's name never matters: the key sorts them)."""
+        shift = self.top - self.kind_width * k
+        low = self.low_bits
+        return (state[6] >> shift & low) << self.at0 | (state[7] >> shift & low) << self.at1 | (state[8] >> shift & low) << self.at2 | (state[9] >> shift & low) << self.at3 | (state[10] >> shift & low) << self.at4
 
     def _freeze(self, held: int) -> tuple[int, int]:
         """The dead kinds' columns `held` (packed: `key`) as the key reads them: each

@@ -11,7 +11,7 @@ at once, from the line of first moves; every end comes exactly once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -21,7 +21,7 @@ from referee.jobs.shipping.values import quiet_search
 
 # ships after unloading, and each player's (VP, barrels left, doubloons gained)
 End = tuple[tuple[tuple[int | None, int], ...], tuple[tuple[int, Goods, int], ...]]
-Seen = tuple[int, ...]  # a state as the outcome list keys its tables by it
+Seen = State  # a state as the outcome list keys its tables by it
 Prefix = tuple[tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]  # VP and doubloons so far, the tails of those who dropped out
 
 
@@ -99,7 +99,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
         tails[p] = number
     root: Prefix = (phase.start_vp, phase.start_doubloons, tuple(tails))
 
-    def finish(state: Sequence[int], prefixes: Iterable[Prefix]) -> Iterator[End]:
+    def finish(state: State, prefixes: Iterable[Prefix]) -> Iterator[End]:
         cargo = phase.cargo(state)
         ships = unloaded.get(cargo)
         if ships is None:
@@ -123,7 +123,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
         # prefixes before it is expanded, once. The prefixes of a state are the keys of a dict, in
         # the order met: a set's order would follow hashes, which for tuples holding None (by its
         # address, before Python 3.12) change from run to run, and so would the list's order.
-        layers: dict[int, dict[Seen, dict[Prefix, None]]] = {_barrels(phase, phase.root): {tuple(phase.root): {root: None}}}
+        layers: dict[int, dict[Seen, dict[Prefix, None]]] = {_barrels(phase, phase.root): {phase.root: {root: None}}}
         while layers:
             layer = layers.pop(max(layers))
             for state, prefixes in layer.items():
@@ -132,8 +132,8 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
                 if q < 0:
                     yield from finish(state, prefixes)
                     continue
-                for step in phase.steps(list(state)):
-                    child = tuple(step.child)
+                for step in phase.steps(state):
+                    child = step.child
                     below = layers.setdefault(_barrels(phase, child), {})
                     reached = below.get(child)
                     if reached is None:
@@ -143,7 +143,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
             del layer
 
 
-def _barrels(phase: CaptainPhase, state: Sequence[int]) -> int:
+def _barrels(phase: CaptainPhase, state: State) -> int:
     """The barrels still held by the players in the state."""
     return phase.barrels(state)
 

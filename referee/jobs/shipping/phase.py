@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.documents.position import Position
@@ -39,13 +40,55 @@ from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_load
 from referee.engine.game import Game
 from referee.engine.phases.captain import Captain, load_move
 from referee.engine.state import CargoShip
-from referee.jobs.shipping.compact import COLUMNS, HEAD, LOAD, SHIPS, SMALL_WHARF, WHARF, Goods, Move, State, T, i64, replaced
+from referee.jobs.shipping.compact import (
+    LOAD,
+    MOST_PLAYERS,
+    PACKED_BITS,
+    ROW_BITS,
+    ROWS,
+    SHIPS,
+    SMALL_WHARF,
+    WHARF,
+    Goods,
+    Move,
+    State,
+    T,
+    i64,
+    replaced,
+    row,
+    with_row,
+)
 from referee.jobs.shipping.keys import Key, Keys, Shift
 from referee.jobs.shipping.tails import OwnMoves, Places, Tail, TailKey, Tails
 from referee.moves.clauses import AnyMove, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
 
-__all__ = ["ALL", "COLUMNS", "HEAD", "LOAD", "PLAIN", "SHIPS", "SMALL_WHARF", "WHARF", "CaptainPhase", "Cargo", "Goods", "Key", "Move", "Reductions", "Room", "Shift", "State", "Step", "T", "Tail", "TailKey", "replaced", "setup"]
+__all__ = [
+    "ALL",
+    "LOAD",
+    "PLAIN",
+    "ROWS",
+    "SHIPS",
+    "SMALL_WHARF",
+    "WHARF",
+    "CaptainPhase",
+    "Cargo",
+    "Goods",
+    "Key",
+    "Move",
+    "Reductions",
+    "Room",
+    "Shift",
+    "State",
+    "Step",
+    "T",
+    "Tail",
+    "TailKey",
+    "Visitor",
+    "replaced",
+    "row",
+    "setup",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,26 +112,28 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "live_mask", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
     ) -> None:
         self.live = live
+        self.live_mask: i64 = sum(1 << k for k in live)  # the same kinds, as a bit mask (`keys`)
         self.placed = placed  # live kinds on a ship: (kind, ship, room left)
-        self.placed_kinds = sum(1 << kind for kind, _, _ in placed)  # the same kinds, as a bit mask
+        self.placed_kinds: i64 = sum(1 << kind for kind, _, _ in placed)  # the same kinds, as a bit mask
+        self.rooms: i64 = 0  # the room left for each of them, packed as a row (at most the most a row holds of a kind: `CaptainPhase._read_cargo`)
         self.place = place  # each kind's ship (-1: on none)
         self.dead = dead
         self.counts = counts  # the barrels on each ship
         self.kinds = kinds  # the kind on each ship (None: empty)
         self.aboard = aboard  # the barrels on each ship, one field of `CaptainPhase.ship_bits` a ship, each plus one (the key's)
-        self.places: dict[int, Places] = {}  # a dropping player's places, by the roomy kinds they hold (bit mask)
+        self.places: dict[int, tuple[Places, int]] = {}  # a dropping player's places and their number, by the roomy kinds they hold (bit mask)
         self.packed = 0  # the ships as a state packs them (`CaptainPhase._read_cargo` sets it, and the next two)
         self.number = 0  # this one's number among the phase's (`CaptainPhase._rooms`)
         # the ships after each load (`CaptainPhase._after_load`, by the load's code; None: not read yet): a list,
         # where a dictionary would be a look-up at every load (no cycle: a load only fills the ships)
         self.loaded: list[Cargo | None] = []
-        self.known_loads: dict[int, tuple[Load, ...]] = {}  # `loads`, by the loading player's barrels packed
+        self.known_loads: dict[int, tuple[Load, ...]] = {}  # `loads`, by the loading player's row
         self._kind_loads: dict[int, tuple[Load, ...]] = {}  # the loads of one kind, by the kind and the barrels held (`loads`)
 
     @staticmethod
@@ -104,22 +149,23 @@ class Cargo:
         aboard = sum(count + 1 << i * ship_bits for i, count in enumerate(counts))
         return Cargo(live, placed, tuple(place), tuple(k for k in range(kinds_n) if k not in live), counts, kinds, aboard)
 
-    def loads(self, sizes: Sequence[int], have: Goods, code: int) -> tuple[Load, ...]:
+    def loads(self, sizes: Sequence[int], have: Goods, code: int, kind_at: tuple[int, ...], most_loaded: int) -> tuple[Load, ...]:
         """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
-        the engine's order: each (kind, ship, barrels loaded, the move); worked out once for
-        each set of barrels and remembered in `known_loads` under `code` (`have` packed, see
-        `CaptainPhase.steps`, which reads the table first): the same ships meet the same
-        barrels in many states."""
+        the engine's order (by kind, then ship); worked out once for each set of barrels and
+        remembered in `known_loads` under `code` (`have` packed as a row, whose kinds lie at
+        `kind_at`; `CaptainPhase.visit` reads the table first): the same ships meet the same
+        barrels in many states. (`most_loaded`: the barrels a load may take, and none.)"""
         out: list[Load] = []
+        kinds_n = len(self.place)
         for k in self.live:
             held = have[k]
             if held:
                 # the loads of a kind depend on the barrels of that kind alone: the engine's rule asked once for each
-                kind_code = held * len(self.place) + k
+                kind_code = held * kinds_n + k
                 loads = self._kind_loads.get(kind_code)
                 if loads is None:
                     amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
-                    loads = self._kind_loads[kind_code] = tuple([(k, i, amount, (LOAD, k, i, amount)) for i in taking])
+                    loads = self._kind_loads[kind_code] = tuple([Load(k, i, amount, (i * kinds_n + k) * most_loaded + amount, amount << kind_at[k]) for i in taking])
                 out.extend(loads)
         hit = self.known_loads[code] = tuple(out)
         return hit
@@ -129,27 +175,73 @@ class Room:
     """The cargo ships of a state (`Cargo`) with its roomy kinds: what the state's drops and key
     read off them, worked out once for each such pair."""
 
-    __slots__ = ("aboard", "contested", "place", "roomy", "ships", "tails", "tokens")
+    __slots__ = ("aboard", "contested", "contested_bits", "places", "roomy", "ships", "tails", "tokens")
 
-    def __init__(self, ships: Cargo, roomy: int, contested: tuple[int, ...], aboard: int, place: tuple[int, ...]) -> None:
+    def __init__(self, ships: Cargo, roomy: int, contested: tuple[int, ...], contested_bits: int, aboard: int, places: int) -> None:
         self.ships = ships
-        self.roomy = roomy  # bit mask
+        self.roomy: i64 = roomy  # bit mask
         self.contested = contested  # the kinds anyone else feels (`CaptainPhase.settle`)
-        self.aboard = aboard  # the key's barrels on each ship (`Cargo.aboard`, roomy ships marked 0 where that reduction is on)
-        self.place = place  # the key's ship of each kind (roomy ones marked -2 where that reduction is on)
+        self.contested_bits: i64 = contested_bits  # every bit of those kinds in a row: a player holds one where their row has one
+        self.aboard: i64 = aboard  # the key's barrels on each ship (`Cargo.aboard`, roomy ships marked 0 where that reduction is on)
+        # the key's ship of each kind, plus two (0: roomy, where that reduction is on; 1: on none), `Keys.place_bits` a kind, the first lowest
+        self.places: i64 = places
         self.tokens = tuple(k for k, _, _ in ships.placed if roomy >> k & 1)  # the roomy kinds on a ship (`keys`: tokens)
         self.tails: dict[int, int] = {}  # the tails' numbers of the players who drop out here, by their key packed (`CaptainPhase.settle`)
 
 
-Load = tuple[int, int, int, Move]  # a load on a cargo ship: kind, ship index, barrels loaded, the move
+class Load:
+    """A load on a cargo ship, as the search reads it: the kind, the ship, the barrels loaded,
+    where the ships after it are listed (`Cargo.loaded`), the barrels it takes from a row, and
+    the move. (A plain class of native fields, compiled: read without unpacking a tuple.)"""
+
+    __slots__ = ("amount", "code", "kind", "move", "ship", "taken")
+
+    def __init__(self, kind: int, ship: int, amount: int, code: int, taken: int) -> None:
+        self.kind: i64 = kind
+        self.ship: i64 = ship
+        self.amount: i64 = amount
+        self.code: i64 = code  # (`CaptainPhase._after_load`)
+        self.taken: i64 = taken
+        self.move: Move = (LOAD, kind, ship, amount)
+
+
+class Private:
+    """A move on a wharf or small wharf, as the search reads it (`captain_rules.private_moves`):
+    the move, the barrels it takes from a row, the flags it sets, what it earns."""
+
+    __slots__ = ("captain", "money", "move", "small_wharf", "taken", "vp", "wharf")
+
+    def __init__(self, private: PrivateMove, taken: int) -> None:
+        move, _, wharf_after, small_after, loaded_after, vp, money = private
+        self.move = move
+        self.taken: i64 = taken
+        self.wharf = wharf_after  # the wharf used after it
+        self.small_wharf = small_after  # the small wharf used after it
+        self.captain = loaded_after  # the player has loaded (the captain's privilege given)
+        self.vp: i64 = vp
+        self.money: i64 = money
+
+
 Drops = tuple[tuple[int, int], ...]  # the players who dropped out, each with their tail's number (`CaptainPhase.tail_keys`)
+NO_DROPS: Final[Drops] = ()
+
+
+class Visitor:
+    """What the moves from a state are handed to, one at a time (`CaptainPhase.visit`, the one
+    loop over a decider's moves): the valuation folds them into the state's values as they come
+    (no object made for a move), `steps` lists them."""
+
+    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
+        """One move: what it earned the decider, the state it leads to (settled), the players who
+        dropped out with it, and what the child's ships take with its roomy kinds (`keys`)."""
+        raise NotImplementedError
 
 
 class Step:
-    """One transition of the search: the decider's move, what it earned them, the state it
-    leads to, the players who dropped out with it, and what the state's key is read from
-    (`keys`): what its ships take, and its roomy kinds. (A plain class: mypyc compiles it to a
-    structure whose fields the search reads directly.)"""
+    """One transition of the search, as `CaptainPhase.steps` lists it: the decider's move, what
+    it earned them, the state it leads to, the players who dropped out with it, and what the
+    state's key is read from (`keys`): what its ships take, and its roomy kinds. (A plain class:
+    mypyc compiles it to a structure whose fields are read directly.)"""
 
     __slots__ = ("child", "doubloons", "drops", "move", "room", "vp")
 
@@ -162,6 +254,17 @@ class Step:
         self.room = room
 
 
+class Steps(Visitor):
+    """The moves from a state as a list of `Step`s (the expected play, the outcome list, tests)."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
+        """One more step."""
+        self.steps.append(Step(move, vp, doubloons, child, drops, room))
+
+
 class CaptainPhase:
     """A position's captain phase: its root state and the moves from any state."""
 
@@ -172,6 +275,7 @@ class CaptainPhase:
         self.rules: Rules = position.rules
         game, captain = setup(position)
         n = self.n = game.n
+        self.players: i64 = n
         self.kinds: tuple[str, ...] = tuple(self.rules.goods)
         self.sizes = tuple(s.size for s in game.ships)
         self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)
@@ -184,19 +288,19 @@ class CaptainPhase:
         counts = tuple(s.count for s in game.ships)
         self.ships = len(self.sizes)
         self._kinds_n = len(self.kinds)
-        # the packing (`compact`): each player's barrels of a kind in `width` bits of its column,
-        # wide enough for all the players' barrels of a kind together (a column's sum is read in
-        # one multiplication); each ship's kind and barrels in `ship_bits`
+        # the packing (`compact`): each player's barrels of a kind in `width` bits of their row,
+        # wide enough for all the players' barrels of a kind together (the rows' sum holds every
+        # kind's total, no field overflowing); each ship's kind and barrels in `ship_bits`
         most = max([sum(held[k] for held in self.start_goods) for k in range(self._kinds_n)], default=0)
         self.width = width = max(1, most.bit_length())
         self.low = (1 << width) - 1
-        self._wide = max(self._kinds_n, n) * width > 62  # a player's barrels packed, or a column, would not fit a native integer (`_barrels`)
-        self.at = tuple(width * (n - 1 - p) for p in range(n))  # where player p's barrels lie in a column: the first player highest
-        self._ones = sum(1 << width * p for p in range(n))  # a column times this holds the column's sum at `_top`
-        self._top = width * (n - 1)
+        self.kind_at = tuple(width * (self._kinds_n - 1 - k) for k in range(self._kinds_n))  # where kind k's barrels lie in a row: the first kind highest
+        self.at = tuple(width * (n - 1 - p) for p in range(n))  # where player p's barrels lie in a column (`keys`): the first player highest
         most_aboard = max(self.sizes, default=0)
         self.ship_bits = max(most_aboard + 1, self._kinds_n).bit_length()
         self._ship_at = tuple(2 * self.ship_bits * i for i in range(self.ships))  # ship i's barrels there, its kind plus one above them
+        if self._kinds_n * width > ROW_BITS or self._kinds_n * (self.ships + 1).bit_length() > PACKED_BITS or n * width + (self.ships + 1).bit_length() > PACKED_BITS or 2 * self.ship_bits * self.ships > PACKED_BITS:
+            raise InputError([Diagnostic("position.too-large", _too_large(self._kinds_n, most, self.ships), position.players_location, READ_ERROR)])
         self._cargo: dict[int, Cargo] = {}  # what the ships take, by their packed kinds and counts
         self._most_loaded = most_aboard + 1  # the barrels a load may take, and none
         self._loads_n = self.ships * self._kinds_n * self._most_loaded  # the codes of loads (`_after_load`)
@@ -205,68 +309,56 @@ class CaptainPhase:
         # phase is dropped; lists, where dictionaries would be a look-up at every move)
         self._rooms: list[list[Room | None]] = []
         self.tail_keys: list[TailKey] = []  # the tails of the players who drop out, by number (`Drops`)
-        self._tail_numbers: dict[TailKey, int] = {}
-        # by the bit mask of some players: every bit of their barrels in a column (`keys` reads it too); by player: a column without theirs
+        # the tails' numbers by their places' number (`_places`), then by the rest of their key packed (`settle`)
+        self._tails_by_places: list[dict[int, int]] = [{}]
+        # by the bit mask of some players: every bit of their barrels in a column (`keys` reads it)
         self.fields = [sum(self.low << self.at[p] for p in range(n) if players >> p & 1) for players in range(1 << n)]
-        self._clear = tuple(~self.fields[1 << p] for p in range(n))
         self._nowhere: Places = (-1,) * len(self.kinds)
+        self._places_numbers: dict[Places, int] = {self._nowhere: 0}
         self._no_place = [-1] * len(self.kinds)
-        # the decider: by turn pointer and bit mask of the players in the state, the first of them from the pointer (-1: none)
-        self._decider = Turns(n).table
+        # the decider: by turn pointer, then bit mask of the players in the state (`pointer << n | players`), the first of them
+        # from the pointer (-1: none); one list, read at every move
+        self._deciders = [first for by_pointer in Turns(n).table for first in by_pointer]
         # each player's VP for a load of so many barrels, their first and not (`Shipper.load`), and doubloons: tables of native numbers
         self._load_vp = tuple(tuple(tuple(power.load(barrels, first) for barrels in range(most_aboard + 1)) for first in (False, True)) for power in self.shippers)
         self._load_doubloons = tuple(power.load_doubloons for power in self.shippers)
         self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
-        self._packed_private: dict[int, list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]] = {}  # `_private_steps`, by the decider, their barrels and flags packed
+        self._packed_private: dict[int, list[Private]] = {}  # `_private_moves`, by the decider, their row and flags packed
         self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
         self._independent = reductions.independent
         self.own = OwnMoves(self.shippers, self.kinds, self.rules)
         self.tails = Tails(self.own)
         self.keys = Keys(self)
         ships = sum(self._ship_field(i, kind, count) for i, (kind, count) in enumerate(zip(kinds, counts, strict=True)))
-        columns = [sum(held[k] << self.at[p] for p, held in enumerate(self.start_goods)) for k in range(self._kinds_n)]
-        self.root, self.root_drops, self.root_room = self.settle([0, 0, 0, 0, (1 << n) - 1, ships, *columns], 0, None, None)
+        rows = [self.packed(held) for held in self.start_goods] + [0] * (MOST_PLAYERS - n)
+        start: State = (0, 0, 0, 0, (1 << n) - 1, ships, rows[0], rows[1], rows[2], rows[3], rows[4])
+        self.root, self.root_drops, self.root_room = self.settle(start, 0, -1, None)
         self.root_key, self.root_shift = self.keys.key(self.root, self.root_room)
         self.doubloons = any(s.load_doubloons or s.start_doubloons for s in self.shippers)  # a lighthouse: doubloons change hands
 
     # --- states and moves -------------------------------------------------------------------
 
-    def cargo(self, state: Sequence[int]) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
+    def cargo(self, state: State) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
         """The kind on each cargo ship (None: empty) and its barrels."""
         ships = self.ships_taking_kinds(state[SHIPS])
         return ships.kinds, ships.counts
 
     def goods(self, state: State, p: int) -> Goods:
         """Player `p`'s barrels by kind (none for a player who dropped out)."""
-        at, low = self.at[p], self.low
-        return tuple([column >> at & low for column in state[COLUMNS:]])
+        return self.unpacked(row(state, p))
 
-    def barrels(self, state: Sequence[int]) -> int:
+    def packed(self, goods: Goods) -> int:
+        """Barrels by kind as a row holds them (`compact`)."""
+        return sum(held << at for held, at in zip(goods, self.kind_at, strict=True))
+
+    def unpacked(self, packed: int) -> Goods:
+        """A row's barrels by kind."""
+        low = self.low
+        return tuple([packed >> at & low for at in self.kind_at])
+
+    def barrels(self, state: State) -> int:
         """The barrels the players in the state hold."""
-        return sum([self._total(column) for column in state[COLUMNS:]])
-
-    def _total(self, column: int) -> int:
-        """Every player's barrels in a column, together: one multiplication adds the fields into
-        the highest (`width` holds all the barrels of a kind: no field overflows)."""
-        return column * self._ones >> self._top & self.low
-
-    def _barrels(self, state: State, at: int) -> int:
-        """The barrels of the player whose fields in a column are at `at`, kind after kind,
-        packed (`width` bits a kind, the first kind highest): the key of their tables."""
-        if self._wide:  # more than 64 bits (no standard ruleset): as Python's integers
-            wide = 0
-            for k in range(self._kinds_n):
-                wide = wide << self.width | state[COLUMNS + k] >> at & self.low
-            return wide
-        # (native integers, compiled: no check of size at each operation)
-        code: i64 = 0
-        low: i64 = self.low
-        width: i64 = self.width
-        shift: i64 = at
-        for k in range(self._kinds_n):
-            column: i64 = state[COLUMNS + k]
-            code = code << width | column >> shift & low
-        return code
+        return sum(self.unpacked(state[6] + state[7] + state[8] + state[9] + state[10]))
 
     def _ship_field(self, ship: int, kind: int, barrels: int) -> int:
         """`barrels` on cargo ship `ship` with the kind index `kind` (-1: the ship keeps its
@@ -274,57 +366,58 @@ class CaptainPhase:
         at = self._ship_at[ship]
         return (kind + 1 << at + self.ship_bits) + (barrels << at)
 
-    def settle(self, state: State, pointer: int, mover: int | None, before: tuple[int, ...] | None, ships: Cargo | None = None, room_before: Room | None = None) -> tuple[State, Drops, Room]:
-        """The state after a move, from a list that the caller gives up (turn pointer at
-        `pointer`; `ships`: what its cargo ships take, when known, and `room_before` the room
-        before the move, when it left the ships as they were): players who hold no contested
-        kind drop out (with their tails' keys), and the decider is found. When the contested
-        kinds are still `before` (those before the move), only the `mover` can have dropped out:
-        nobody else's barrels changed. With the state: what its ships take with its roomy kinds
-        (to read its key with, `keys`)."""
+    def settle(self, state: State, pointer: i64, mover: i64, before: tuple[int, ...] | None, ships: Cargo | None = None, room_before: Room | None = None) -> tuple[State, Drops, Room]:
+        """The state after a move (turn pointer at `pointer`; `ships`: what its cargo ships
+        take, when known, and `room_before` the room before the move, when it left the ships as
+        they were), settled: players who hold no contested kind drop out (with their tails'
+        keys), and the decider is found. When the contested kinds are still `before` (those
+        before the move), only the `mover` (-1: none) can have dropped out: nobody else's barrels
+        changed. With the state: what its ships take with its roomy kinds (to read its key with,
+        `keys`)."""
         room = self.room(state, ships, room_before)
-        contested = room.contested
-        drops: Drops = ()
-        active: int = state[4]
-        held = 0  # the contested kinds' columns together: a player holds one where their bits are not all 0
-        for k in contested:
-            held |= state[COLUMNS + k]
-        low = self.low
-        # everyone, or the mover alone (the same tuple of contested kinds: `Room` keeps each once); a range either way, a loop in C when compiled
-        start, stop = (0, self.n) if mover is None or contested is not before else (mover, mover + 1)
+        contested: i64 = room.contested_bits
+        drops = NO_DROPS
+        active: i64 = state[4]
+        wharf_used: i64 = state[2]
+        small_used: i64 = state[3]
+        # everyone, or the mover alone (the same tuple of contested kinds: `Room` keeps each once); native, compiled
+        start: i64 = 0
+        stop: i64 = self.players
+        if mover >= 0 and room.contested is before:
+            start, stop = mover, mover + 1
         for p in range(start, stop):
-            if active >> p & 1 and not held >> self.at[p] & low:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
-                at, bit = self.at[p], 1 << p
+            held = row(state, p)
+            if active >> p & 1 and not held & contested:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
+                bit: i64 = 1 << p
                 # the tail's key, read once for each Room (its places are the Room's): by the
                 # player's barrels, packed, with their wharf, small wharf and privilege, and who
-                code = self._barrels(state, at)
-                code = ((code << 1 | (1 if state[2] & bit else 0)) << 1 | (1 if state[3] & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
-                code = code * self.n + p
+                code = ((held << 1 | (1 if wharf_used & bit else 0)) << 1 | (1 if small_used & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
+                code = code * self.players + p
                 tail = room.tails.get(code)
                 if tail is None:
                     tail = self._tail_id(room, code, state, p)
                 drops += ((p, tail),)
-                clear = self._clear[p]
-                for k in range(self._kinds_n):
-                    state[COLUMNS + k] = state[COLUMNS + k] & clear  # (written out: compiled, `x[i] &= y` is Python's generic operator)
+                state = with_row(state, p, 0)
                 active &= ~bit
-                state[2] = state[2] & ~bit
-                state[3] = state[3] & ~bit
-        state[4] = active
-        state[0] = self._decider[pointer][active]
-        if not active & 1:
-            state[1] = 0
-        return state, drops, room
+                wharf_used &= ~bit
+                small_used &= ~bit
+        loaded = state[1] if active & 1 else 0
+        settled: State = (self._deciders[pointer << self.players | active], loaded, wharf_used, small_used, active, state[5], state[6], state[7], state[8], state[9], state[10])
+        return settled, drops, room
 
-    def _tail_id(self, room: Room, code: int, state: State, p: int) -> int:
+    def _tail_id(self, room: Room, code: i64, state: State, p: i64) -> int:
         """The number of the tail of player `p`, dropping out of `state` (whose ships take what
-        `room` says) with the key `code` (see `settle`): its `TailKey` numbered once."""
-        have, bit = self.goods(state, p), 1 << p
-        key: TailKey = (p, have, bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, self._places(have, room.ships, room.roomy) if room.roomy else self._nowhere)
-        number = self._tail_numbers.get(key)
+        `room` says) with the key `code` (see `settle`): its `TailKey` numbered once, by its
+        places and `code` (which together are the key: no tuple made and hashed where the
+        number is known)."""
+        have = row(state, p)
+        places, places_number = self._places(have, room.ships, room.roomy) if room.roomy else (self._nowhere, 0)
+        numbers = self._tails_by_places[places_number]
+        number = numbers.get(code)
         if number is None:
-            number = self._tail_numbers[key] = len(self.tail_keys)
-            self.tail_keys.append(key)
+            bit = 1 << p
+            number = numbers[code] = len(self.tail_keys)
+            self.tail_keys.append((p, self.unpacked(have), bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, places))
         room.tails[code] = number
         return number
 
@@ -332,7 +425,7 @@ class CaptainPhase:
         """What the cargo ships of `state` take (`ships`, when known), with its roomy kinds
         (`before`: the room of the state before a move that left the ships as they were)."""
         if before is not None and before.roomy == before.ships.placed_kinds:
-            return before  # every kind on a ship was roomy: fewer barrels leave it so
+            return before  # every kind on a ship was roomy: fewer barrels leave it so (compiled: native masks)
         if ships is None:
             ships = self.ships_taking_kinds(state[SHIPS])
         roomy = self.roomy(state, ships)
@@ -344,97 +437,99 @@ class CaptainPhase:
         ships' barrels and the kinds' ships as the key reads them (the roomy ones marked,
         with `Reductions.roomy`: see `keys`)."""
         contested = tuple(k for k in ships.live if not roomy >> k & 1) if roomy and self._independent else ships.live
-        aboard, place = ships.aboard, ships.place
+        bits = sum(self.low << self.kind_at[k] for k in contested)
+        aboard, place = ships.aboard, list(ships.place)
         if roomy and self.reductions.roomy:
-            marked = list(place)
             for k, i, _ in ships.placed:
                 if roomy >> k & 1:
                     aboard -= ships.counts[i] + 1 << i * self.ship_bits
-                    marked[k] = -2
-            place = tuple(marked)
-        hit = self._rooms[ships.number][roomy] = Room(ships, roomy, contested, aboard, place)
+                    place[k] = -2
+        places = sum(where + 2 << self.keys.place_bits * k for k, where in enumerate(place))
+        hit = self._rooms[ships.number][roomy] = Room(ships, roomy, contested, bits, aboard, places)
         return hit
 
-    def _places(self, have: Goods, ships: Cargo, roomy: int) -> Places:
-        """Where a player who drops out holding roomy kinds loads each of them: the ship that
-        takes it (`ships_taking`: the one carrying it, which has room for all they hold)."""
+    def _places(self, have: i64, ships: Cargo, roomy: i64) -> tuple[Places, int]:
+        """Where a player who drops out holding roomy kinds (their row: `have`) loads each of
+        them: the ship that takes it (`ships_taking`: the one carrying it, which has room for all
+        they hold); with the places' number (`_tails_by_places`: 0, nowhere)."""
         held = 0
+        low: i64 = self.low
         for k, _, _ in ships.placed:
-            if have[k] and roomy >> k & 1:
+            if have >> self.kind_at[k] & low and roomy >> k & 1:
                 held |= 1 << k
         if not held:
-            return self._nowhere
+            return self._nowhere, 0
         hit = ships.places.get(held)
         if hit is None:
-            places = self._no_place[:]
+            listed = self._no_place[:]
             for k, _, room in ships.placed:
                 if held >> k & 1:
                     _, taking = ships_taking(self.sizes, ships.kinds, ships.counts, k, room)
                     assert len(taking) == 1, "a kind on a ship goes there only"
-                    places[k] = taking[0]
-            hit = ships.places[held] = tuple(places)
+                    listed[k] = taking[0]
+            places = tuple(listed)
+            number = self._places_numbers.get(places)
+            if number is None:
+                number = self._places_numbers[places] = len(self._tails_by_places)
+                self._tails_by_places.append({})
+            hit = ships.places[held] = (places, number)
         return hit
 
     def steps(self, state: State, room: Room | None = None) -> list[Step]:
         """The decider's moves from `state` (`room`: what its ships take, if known), in the
         engine's order (cargo loads by kind and ship, then the wharf, then the small wharf),
         each with where it leads."""
-        q: int = state[0]
-        assert q >= 0
-        at = self.at[q]
-        # the decider's barrels packed: what the tables of their moves are read by (the barrels by
-        # kind as a tuple only where a table has no entry yet)
-        code = self._barrels(state, at)
-        first = q == 0 and not state[1]
-        after = (q + 1) % self.n
-        bit = 1 << q
-        if room is None:
-            room = self.room(state)
-        ships, contested = room.ships, room.contested
-        out: list[Step] = []
-        load_vp, load_doubloons = self._load_vp[q][first], self._load_doubloons[q]
-        loads = ships.known_loads.get(code)
-        if loads is None:
-            loads = ships.loads(self.sizes, self.goods(state, q), code)
-        for k, i, amount, move in loads:
-            child = list(state)
-            # (each written out: compiled, `x[i] += y` is Python's generic operator, `x[i] = x[i] + y` a native one)
-            loaded = self._after_load(ships, k, i, amount)
-            child[SHIPS] = loaded.packed
-            child[COLUMNS + k] = child[COLUMNS + k] - (amount << at)
-            if q == 0:
-                child[1] = 1
-            settled, drops, taken = self.settle(child, after, q, contested, loaded)  # (a method called so, not a bound method kept: compiled, a direct call)
-            out.append(Step(move, load_vp[amount], load_doubloons, settled, drops, taken))
-        wharf_used, small_used = bool(state[2] & bit), bool(state[3] & bit)
-        for private, shipped in self._private_steps(state, code, wharf_used, small_used, q == 0 and bool(state[1])):
-            move, _, wharf_after, small_after, loaded_after, vp, money = private
-            child = list(state)
-            for k, barrels in shipped:
-                child[COLUMNS + k] = child[COLUMNS + k] - barrels
-            if wharf_after:
-                child[2] = child[2] | bit
-            if small_after:
-                child[3] = child[3] | bit
-            if q == 0 and loaded_after:
-                child[1] = 1
-            settled, drops, taken = self.settle(child, after, q, contested, ships, room)
-            out.append(Step(move, vp, money, settled, drops, taken))
-        return out
+        listed = Steps()
+        self.visit(state, self.room(state) if room is None else room, listed)
+        return listed.steps
 
-    def _private_steps(self, state: State, code: int, wharf_used: bool, small_used: bool, loaded: bool) -> list[tuple[PrivateMove, tuple[tuple[int, int], ...]]]:
-        """`private_moves` of the decider of `state`, whose barrels packed are `code` (`steps`),
-        each with what it takes from their columns: (kind, barrels shifted to their place in the
-        column), for each kind it ships."""
-        q = state[0]
-        table_key = (((code * self.n + q) << 1 | wharf_used) << 1 | small_used) << 1 | loaded
+    def visit(self, state: State, room: Room, visitor: Visitor) -> None:
+        """Hand the decider's moves from `state` (whose ships take what `room` says) to
+        `visitor`, in the engine's order (cargo loads by kind and ship, then the wharf, then the
+        small wharf), each with the state it leads to, settled: the one loop over a decider's
+        moves."""
+        q: i64 = state[0]
+        assert q >= 0
+        # the decider's row: what the tables of their moves are read by (their barrels by kind as
+        # a tuple only where a table has no entry yet)
+        have = row(state, q)
+        after: i64 = (q + 1) % self.n
+        ships, contested = room.ships, room.contested
+        load_vp, load_doubloons = self._load_vp[q][q == 0 and not state[1]], self._load_doubloons[q]
+        loads = ships.known_loads.get(have)
+        if loads is None:
+            loads = ships.loads(self.sizes, self.unpacked(have), have, self.kind_at, self._most_loaded)
+        captain: i64 = 1 if q == 0 else state[1]
+        for load in loads:
+            loaded = ships.loaded[load.code] or self._after_load(ships, load)
+            child = with_row((q, captain, state[2], state[3], state[4], loaded.packed, state[6], state[7], state[8], state[9], state[10]), q, have - load.taken)
+            settled, drops, taken = self.settle(child, after, q, contested, loaded)  # (a method called so, not a bound method kept: compiled, a direct call)
+            visitor.move(load.move, load_vp[load.amount], load_doubloons, settled, drops, taken)
+        bit: i64 = 1 << q
+        for private in self._private_moves(q, have, bool(state[2] & bit), bool(state[3] & bit), q == 0 and bool(state[1])):
+            child = (
+                q,
+                1 if q == 0 and private.captain else state[1],
+                state[2] | bit if private.wharf else state[2],
+                state[3] | bit if private.small_wharf else state[3],
+                state[4],
+                state[5],
+                state[6],
+                state[7],
+                state[8],
+                state[9],
+                state[10],
+            )
+            settled, drops, taken = self.settle(with_row(child, q, have - private.taken), after, q, contested, ships, room)
+            visitor.move(private.move, private.vp, private.money, settled, drops, taken)
+
+    def _private_moves(self, q: i64, have: i64, wharf_used: bool, small_used: bool, loaded: bool) -> list[Private]:
+        """`private_moves` of the decider `q`, whose row is `have`, each with the barrels it
+        ships, packed as a row (taken from theirs)."""
+        table_key = (((have * self.n + q) << 1 | wharf_used) << 1 | small_used) << 1 | loaded
         hit = self._packed_private.get(table_key)
         if hit is None:
-            at, have = self.at[q], self.goods(state, q)
-            hit = self._packed_private[table_key] = [
-                (private, tuple([(k, held - left << at) for k, (held, left) in enumerate(zip(have, private[1], strict=True)) if held != left]))
-                for private in self.private_moves(q, have, wharf_used, small_used, loaded)
-            ]
+            hit = self._packed_private[table_key] = [Private(private, have - self.packed(private[1])) for private in self.private_moves(q, self.unpacked(have), wharf_used, small_used, loaded)]
         return hit
 
     def ships_taking_kinds(self, ships: int) -> Cargo:
@@ -450,31 +545,38 @@ class CaptainPhase:
         counts = tuple([ships >> at & field for at in self._ship_at])
         hit = self._cargo[ships] = Cargo.read(self.sizes, tuple([None if kind < 0 else kind for kind in kinds]), counts, self._kinds_n, bits)
         hit.packed = ships
+        hit.rooms = sum(min(room, self.low) << self.kind_at[k] for k, _, room in hit.placed)  # (all the barrels of a kind fit `low`: the same comparison)
         hit.number = len(self._rooms)
         hit.loaded = [None] * self._loads_n
         self._rooms.append([None] * (1 << self._kinds_n))
         return hit
 
-    def _after_load(self, ships: Cargo, k: int, i: int, amount: int) -> Cargo:
-        """The cargo ships `ships` after `amount` barrels of kind `k` are loaded on ship `i`,
-        read once for each such load."""
-        code = (i * self._kinds_n + k) * self._most_loaded + amount
-        hit = ships.loaded[code]
-        if hit is None:
-            hit = ships.loaded[code] = self.ships_taking_kinds(ships.packed + self._ship_field(i, -1 if ships.kinds[i] is not None else k, amount))
+    def _after_load(self, ships: Cargo, load: Load) -> Cargo:
+        """The cargo ships `ships` after `load`, read once for each such load (`Cargo.loaded`)."""
+        i = load.ship
+        hit = ships.loaded[load.code] = self.ships_taking_kinds(ships.packed + self._ship_field(i, -1 if ships.kinds[i] is not None else load.kind, load.amount))
         return hit
 
-    def roomy(self, state: State, ships: Cargo) -> int:
+    def roomy(self, state: State, ships: Cargo) -> i64:
         """The roomy kinds of `state` (its cargo ships read as `ships`; none unless a reduction
         reads them), as a bit mask: on a cargo ship with room for every barrel the players in the
         state hold of it (a player who dropped out holds none that a cargo ship takes, or holds it
         on a ship with room for theirs besides: see the module)."""
-        if not ships.placed or not self._roomy_matters:
+        placed: i64 = ships.placed_kinds
+        if not placed or not self._roomy_matters:
             return 0
-        mask = 0
-        for k, _, room in ships.placed:
-            if self._total(state[COLUMNS + k]) <= room:
+        total: i64 = state[6] + state[7] + state[8] + state[9] + state[10]  # every kind's barrels, over the players (no field overflows)
+        rooms: i64 = ships.rooms
+        low: i64 = self.low
+        width: i64 = self.width
+        at: i64 = width * (self._kinds_n - 1)  # the first kind's place in a row, and each next kind's `width` below
+        mask: i64 = 0
+        k: i64 = 0
+        while placed >> k:
+            if placed >> k & 1 and total >> at & low <= rooms >> at & low:
                 mask |= 1 << k
+            k += 1
+            at -= width
         return mask
 
     # --- the players who dropped out ---------------------------------------------------------
@@ -544,3 +646,11 @@ def setup(position: Position) -> tuple[Game, Captain]:
     phase = game.phase
     assert isinstance(phase, Captain)
     return game, phase
+
+
+def _too_large(kinds: int, most: int, ships: int) -> str:
+    """Why a position does not fit the calculator's packing (`compact`, `keys`)."""
+    return (
+        f"the shipping calculator packs a player's barrels of every kind in {ROW_BITS} bits, the players' barrels of a kind and the cargo ships in {PACKED_BITS}: "
+        f"this position's {kinds} kinds, up to {most} barrels of a kind and {ships} cargo ships do not fit (no standard ruleset comes near it)"
+    )

@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final
 
-from referee.jobs.shipping.compact import VALUE_BITS, i64
+from referee.jobs.shipping.compact import VALUE_BITS, Move, i64
 from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import Blocks, DictMemo, Memo
-from referee.jobs.shipping.phase import CaptainPhase, Key, Room, Shift, State, Step
+from referee.jobs.shipping.phase import CaptainPhase, Drops, Key, Room, Shift, State, Step, Visitor
 from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
@@ -93,42 +93,9 @@ class Valuation:
                 return hit
             return hit[0] + shift, hit[1] + shift, hit[2], hit[3] + shift
         decider: int = state[0]
-        steps = self.phase.steps(state, room)
-        first = self.after(steps[0], decider)  # a decider must load: there is a move
-        result: Blocks
-        if len(steps) == 1:  # one move (common): its values are the state's
-            result = first
-        else:
-            ones: i64 = self.ones
-            guards: i64 = self.guards
-            low: i64 = WIDTH - 1
-            own: i64 = self.own[decider]
-            at: i64 = self.at[decider]
-            asker_at: i64 = self.at[self.asker]
-            best, expected, kept, guaranteed = first
-            mine = guaranteed  # the decider's guaranteed VP: the most over their moves (the others': the fewest)
-            rank = (expected >> at & LOW) << WIDTH | kept >> at & LOW
-            asked = (LOW - (expected >> asker_at & LOW)) << WIDTH | LOW - (kept >> asker_at & LOW)
-            for i in range(1, len(steps)):  # (not a slice: no list made)
-                values = self.after(steps[i], decider)
-                # player by player, the most so far (and the fewest, below): a guard stays where the first is not under the second
-                over = ((best | guards) - values[0]) & guards
-                over = ones ^ (over - (over >> low))
-                best = (values[0] & over) | (best & ~over)
-                other = values[3]
-                under = ((other | guards) - guaranteed) & guards
-                under = ones ^ (under - (under >> low))
-                guaranteed = (other & under) | (guaranteed & ~under)
-                if (other & own) > (mine & own):
-                    mine = other
-                # the expected play: the decider's VP, then barrels kept; then the fewer for the asker; then `unfavoured`
-                move_rank = (values[1] >> at & LOW) << WIDTH | values[2] >> at & LOW
-                if move_rank < rank:
-                    continue
-                move_asked = (LOW - (values[1] >> asker_at & LOW)) << WIDTH | LOW - (values[2] >> asker_at & LOW)
-                if move_rank > rank or move_asked > asked or (move_asked == asked and (values[1] < expected or (values[1] == expected and values[2] < kept))):
-                    rank, asked, expected, kept = move_rank, move_asked, values[1], values[2]
-            result = (best, expected, kept, (guaranteed & ~own) | (mine & own))
+        decision = Decision(self, decider)
+        self.phase.visit(state, room, decision)
+        result = decision.values()
         if not shift:
             memo.put(key, result)
         else:
@@ -138,20 +105,24 @@ class Valuation:
         return result
 
     def after(self, step: Step, decider: int) -> Blocks:
-        """The values of a move: the child's, plus what the move earned the decider, plus the
-        tails of the players who dropped out with it."""
-        child = step.child
+        """The values of a move (`after_move`)."""
+        return self.after_move(step.child, step.room, step.drops, step.vp, decider)
+
+    def after_move(self, child: State, room: Room, drops: Drops, vp: int, decider: int) -> Blocks:
+        """The values of a move of `decider`'s that earned them `vp` and leads to `child` (whose
+        ships take what `room` says), the players `drops` dropping out: the child's, plus the
+        move's VP, plus the tails of the players who dropped out with it."""
         if child[0] == -1:
             values = NOTHING
         else:
-            key, shift = self.keys.key(child, step.room)  # (not unpacked into the call: compiled, that would be a call by Python's protocol)
-            values = self.value(child, step.room, key, shift)
-        vp = step.vp << self.at[decider]
+            key, shift = self.keys.key(child, room)  # (not unpacked into the call: compiled, that would be a call by Python's protocol)
+            values = self.value(child, room, key, shift)
+        gained = vp << self.at[decider]
         best, expected, kept, guaranteed = values
-        best += vp
-        expected += vp
-        guaranteed += vp
-        for p, number in step.drops:
+        best += gained
+        expected += gained
+        guaranteed += gained
+        for p, number in drops:
             tail = self._tails[number] if number < len(self._tails) else None
             if tail is None:
                 tail = self._tail(p, number)
@@ -222,6 +193,66 @@ class Valuation:
             self._tails.extend([None] * (number + 1 - len(self._tails)))
         self._tails[number] = hit
         return hit
+
+
+class Decision(Visitor):
+    """A state's values, folded from its decider's moves as the phase hands them over
+    (`CaptainPhase.visit`): every player's best (the most over the moves) and guaranteed VP
+    (the decider's the most, everyone else's the fewest), and the expected play's move (the
+    decider's VP, then barrels kept; then the fewer for the asker; then `unfavoured`; on a full
+    tie, the first). Each a block of values, every player's in `WIDTH` bits: a few operations a
+    block, whatever the number of players."""
+
+    def __init__(self, valuation: Valuation, decider: int) -> None:
+        self.valuation = valuation
+        self.decider = decider
+        self.moves: i64 = 0
+        self.ones: i64 = valuation.ones
+        self.guards: i64 = valuation.guards
+        self.own: i64 = valuation.own[decider]
+        self.at: i64 = valuation.at[decider]
+        self.asker_at: i64 = valuation.at[valuation.asker]
+        self.best: i64 = 0
+        self.expected: i64 = 0
+        self.kept: i64 = 0
+        self.guaranteed: i64 = 0
+        self.mine: i64 = 0  # the decider's guaranteed VP: the most over their moves (the others': the fewest)
+        self.rank: i64 = 0  # the expected move's VP and barrels kept for the decider
+        self.asked: i64 = 0  # the same for the asker, the fewer the better
+
+    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
+        """One more move, valued and folded in."""
+        best, expected, kept, guaranteed = self.valuation.after_move(child, room, drops, vp, self.decider)
+        at, asker_at = self.at, self.asker_at
+        move_rank = (expected >> at & LOW) << WIDTH | kept >> at & LOW
+        move_asked = (LOW - (expected >> asker_at & LOW)) << WIDTH | LOW - (kept >> asker_at & LOW)
+        self.moves += 1
+        if self.moves == 1:  # the first move (a decider must load: there is one)
+            self.best, self.expected, self.kept, self.guaranteed, self.mine = best, expected, kept, guaranteed, guaranteed
+            self.rank, self.asked = move_rank, move_asked
+            return
+        ones, guards = self.ones, self.guards
+        low: i64 = WIDTH - 1
+        # player by player, the most so far (and the fewest, below): a guard stays where the first is not under the second
+        over = ((self.best | guards) - best) & guards
+        over = ones ^ (over - (over >> low))
+        self.best = (best & over) | (self.best & ~over)
+        under = ((guaranteed | guards) - self.guaranteed) & guards
+        under = ones ^ (under - (under >> low))
+        self.guaranteed = (guaranteed & under) | (self.guaranteed & ~under)
+        own = self.own
+        if (guaranteed & own) > (self.mine & own):
+            self.mine = guaranteed
+        # the expected play: the decider's VP, then barrels kept; then the fewer for the asker; then `unfavoured`
+        if move_rank < self.rank:
+            return
+        if move_rank > self.rank or move_asked > self.asked or (move_asked == self.asked and (expected < self.expected or (expected == self.expected and kept < self.kept))):
+            self.rank, self.asked, self.expected, self.kept = move_rank, move_asked, expected, kept
+
+    def values(self) -> Blocks:
+        """The state's values, every move folded in."""
+        own = self.own
+        return self.best, self.expected, self.kept, (self.guaranteed & ~own) | (self.mine & own)
 
 
 def new_memo(native: bool) -> Memo:
