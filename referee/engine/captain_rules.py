@@ -173,7 +173,9 @@ def is_shipment(held: Sequence[int], shipped: Sequence[int]) -> bool:
 def shipments(held: Sequence[int]) -> list[Goods]:
     """Every choice of barrels for a small wharf from `held` (barrels by kind), the first kind's
     count changing slowest: each `shipped` for which `is_shipment(held, shipped)`."""
-    return [choice for choice in product(*(range(have + 1) for have in held)) if any(choice)]
+    choices = product(*(range(have + 1) for have in held))
+    next(choices)  # the first, none of each kind: not a shipment
+    return list(choices)
 
 
 def private_moves(powers: Shipper, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool, first: bool) -> list[PrivateMove]:
@@ -190,7 +192,12 @@ def private_moves(powers: Shipper, goods: Goods, wharf_used: bool, small_used: b
                 out.append(((WHARF, k, amount), after, True, small_used, True, powers.load(amount, first), powers.load_doubloons))
     if small_wharf_open(powers, small_used, barrels):
         money = powers.load_doubloons if powers.small_wharf_loads else 0
-        for shipped in shipments(goods):
-            after = tuple([h - s for h, s in zip(goods, shipped, strict=True)])
-            out.append(((SMALL_WHARF, shipped), after, wharf_used, True, loaded or powers.small_wharf_loads, powers.small_wharf_vp(sum(shipped), first), money))
+        loaded_after = loaded or powers.small_wharf_loads
+        vp = [powers.small_wharf_vp(total, first) for total in range(barrels + 1)]  # by the barrels shipped
+        # `shipments` in its order, each with the barrels left: the same product counted down, in step (a
+        # small wharf's mixes are many: no list made, nor a function called, for each)
+        lefts = product(*(range(have, -1, -1) for have in goods))
+        next(lefts)  # all the barrels left: the shipment of none, which `shipments` leaves out
+        for shipped, after in zip(shipments(goods), lefts, strict=True):
+            out.append(((SMALL_WHARF, shipped), after, wharf_used, True, loaded_after, vp[barrels - sum(after)], money))
     return out

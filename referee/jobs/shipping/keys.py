@@ -156,10 +156,14 @@ class Keys:
         # five live kinds at most (every standard ruleset), compiled: five integers sorted by
         # compare-and-swaps, no list made; else (the plain build) a list's sort, the interpreter's quickest
         flat = NO_COLUMNS if network else []
+        r0, r1, r2, r3, r4 = state[6], state[7], state[8], state[9], state[10]
+        a0, a1, a2, a3, a4 = self.at0, self.at1, self.at2, self.at3, self.at4
+        low, width = self.low_bits, self.kind_width
+        at = self.top  # where the kind lies in a row: the first highest, each next `width` below
         kind: i64 = 0
         while live >> kind:
             if live >> kind & 1:
-                column = self.column(state, kind)
+                column = _column(r0, r1, r2, r3, r4, at, low, a0, a1, a2, a3, a4)
                 if tokens and roomy >> kind & 1:
                     column &= ~cleared
                 column |= (places >> place_bits * kind & place_mask) << line
@@ -177,6 +181,7 @@ class Keys:
                     c4 = column
                 count += 1
             kind += 1
+            at -= width
         if network:
             # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
             c0, c1 = _ordered(c0, c1)
@@ -214,9 +219,7 @@ class Keys:
     def column(self, state: State, k: i64) -> i64:
         """Every player's barrels of kind `k` in `state`, packed as a column: `width` bits a
         player, the first player highest (a kind's name never matters: the key sorts them)."""
-        shift = self.top - self.kind_width * k
-        low = self.low_bits
-        return (state[6] >> shift & low) << self.at0 | (state[7] >> shift & low) << self.at1 | (state[8] >> shift & low) << self.at2 | (state[9] >> shift & low) << self.at3 | (state[10] >> shift & low) << self.at4
+        return _column(state[6], state[7], state[8], state[9], state[10], self.top - self.kind_width * k, self.low_bits, self.at0, self.at1, self.at2, self.at3, self.at4)
 
     def _freeze(self, held: int) -> tuple[int, int]:
         """The dead kinds' columns `held` (packed: `key`) as the key reads them: each
@@ -281,6 +284,12 @@ class Keys:
             tokens = tokens << self.token_bits | (1 if barrels else 0)
             gained = gained << VALUE_BITS | (self.shippers[p].barrels_vp(barrels) if barrels else 0)
         return tokens, gained
+
+
+def _column(r0: i64, r1: i64, r2: i64, r3: i64, r4: i64, at: i64, low: i64, a0: i64, a1: i64, a2: i64, a3: i64, a4: i64) -> i64:
+    """The barrels at `at` (a kind's place, `low` its bits) of the rows `r0` to `r4`, packed as a
+    column, each player's at `a0` to `a4` (native integers throughout, compiled)."""
+    return (r0 >> at & low) << a0 | (r1 >> at & low) << a1 | (r2 >> at & low) << a2 | (r3 >> at & low) << a3 | (r4 >> at & low) << a4
 
 
 def _ordered(low: i64, high: i64) -> tuple[i64, i64]:

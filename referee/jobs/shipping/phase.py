@@ -171,6 +171,10 @@ class Cargo:
         return hit
 
 
+Drops = tuple[tuple[int, int], ...]  # the players who dropped out, each with their tail's number (`CaptainPhase.tail_keys`)
+NO_DROPS: Final[Drops] = ()
+
+
 class Room:
     """The cargo ships of a state (`Cargo`) with its roomy kinds: what the state's drops and key
     read off them, worked out once for each such pair."""
@@ -186,7 +190,7 @@ class Room:
         # the key's ship of each kind, plus two (0: roomy, where that reduction is on; 1: on none), `Keys.place_bits` a kind, the first lowest
         self.places: i64 = places
         self.tokens = tuple(k for k, _, _ in ships.placed if roomy >> k & 1)  # the roomy kinds on a ship (`keys`: tokens)
-        self.tails: dict[int, int] = {}  # the tails' numbers of the players who drop out here, by their key packed (`CaptainPhase.settle`)
+        self.tails: dict[int, Drops] = {}  # a player who drops out here with their tail's number, by their key packed (`CaptainPhase.settle`)
 
 
 class Load:
@@ -222,8 +226,6 @@ class Private:
         self.money: i64 = money
 
 
-Drops = tuple[tuple[int, int], ...]  # the players who dropped out, each with their tail's number (`CaptainPhase.tail_keys`)
-NO_DROPS: Final[Drops] = ()
 
 
 class Visitor:
@@ -393,10 +395,10 @@ class CaptainPhase:
                 # player's barrels, packed, with their wharf, small wharf and privilege, and who
                 code = ((held << 1 | (1 if wharf_used & bit else 0)) << 1 | (1 if small_used & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
                 code = code * self.players + p
-                tail = room.tails.get(code)
-                if tail is None:
-                    tail = self._tail_id(room, code, state, p)
-                drops += ((p, tail),)
+                drop = room.tails.get(code)
+                if drop is None:
+                    drop = room.tails[code] = ((p, self._tail_id(room, code, state, p)),)
+                drops = drop if not drops else drops + drop  # (the one tuple of the Room's, where one player drops: the usual case)
                 state = with_row(state, p, 0)
                 active &= ~bit
                 wharf_used &= ~bit
@@ -418,7 +420,6 @@ class CaptainPhase:
             bit = 1 << p
             number = numbers[code] = len(self.tail_keys)
             self.tail_keys.append((p, self.unpacked(have), bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, places))
-        room.tails[code] = number
         return number
 
     def room(self, state: State, ships: Cargo | None = None, before: Room | None = None) -> Room:

@@ -49,19 +49,41 @@ class TailEnd:
 
 
 class Tail:
-    """A tail's most VP, and its expected end (see the module)."""
+    """A tail's most VP, and its expected end (see the module): its VP and barrels kept (what
+    the valuation reads), and the end itself, written out when it is read (`expected`: the
+    first move and the tail it leaves, followed; a small wharf's tails are many, and most ends
+    are never read)."""
 
-    __slots__ = ("best", "expected")
+    __slots__ = ("_stop", "best", "first", "kept", "rest", "vp")
 
-    def __init__(self, best: int, expected: TailEnd) -> None:
+    def __init__(self, best: int, vp: int, kept: int, first: TailMove | None, rest: Tail | None, stop: TailEnd | None) -> None:
         self.best = best
-        self.expected = expected
+        self.vp = vp  # the expected end's VP
+        self.kept = kept  # and its barrels kept
+        self.first = first  # the expected end's first move (None: it stops here, at `stop`)
+        self.rest = rest  # the tail after it
+        self._stop = stop
 
     @property
     def guaranteed(self) -> int:
         """The VP the player can be sure of in their tail, whatever the others do: its most VP,
         since every move of a tail is the player's own and nobody else's move changes it."""
         return self.best
+
+    @property
+    def expected(self) -> TailEnd:
+        """The expected end: VP and doubloons, barrels left and kept, and its moves."""
+        moves: list[Move] = []
+        vp = doubloons = 0
+        tail = self
+        while tail.first is not None and tail.rest is not None:
+            move, _, gained, paid = tail.first
+            moves.append(move)
+            vp, doubloons = vp + gained, doubloons + paid
+            tail = tail.rest
+        end = tail._stop
+        assert end is not None, "a tail ends where its player stops"
+        return TailEnd(vp + end.vp, doubloons + end.doubloons, end.goods, end.kept, (*moves, *end.moves))
 
 
 class OwnMoves:
@@ -116,9 +138,9 @@ class Tails:
 
     def _settle(self, key: TailKey) -> Tail:
         """The tail from `key`, read off its first decision (as `options` lists it): the most VP
-        over its options, and the expected end: the first of the options with the
-        most VP, then barrels kept. (Only that option's end is made: a small wharf's options are
-        many. One pass, no list made: a tail is settled at every state of a tail search.)"""
+        over its options, and the expected end: the first of the options with the most VP, then
+        barrels kept. (One pass, no list made: a tail is settled at every state of a tail
+        search; its end is written out only when read, `Tail.expected`.)"""
         stop = None if must_load(key) else self._stop(key)
         moves = self.moves(key)
         assert stop is not None or moves, "a player who must load has a load"
@@ -132,12 +154,9 @@ class Tails:
             vp = move[2]
             if rest.best + vp > best:
                 best = rest.best + vp
-            if rest.expected.vp + vp > rank_vp or (rest.expected.vp + vp == rank_vp and rest.expected.kept > rank_kept):  # the first of the best
-                chosen, chosen_rest, rank_vp, rank_kept = move, rest, rest.expected.vp + vp, rest.expected.kept
-        if chosen is None or chosen_rest is None:
-            assert stop is not None
-            return Tail(best, stop)
-        return Tail(best, _ended(chosen[0], chosen_rest, chosen[2], chosen[3]))
+            if rest.vp + vp > rank_vp or (rest.vp + vp == rank_vp and rest.kept > rank_kept):  # the first of the best
+                chosen, chosen_rest, rank_vp, rank_kept = move, rest, rest.vp + vp, rest.kept
+        return Tail(best, rank_vp, rank_kept, chosen, chosen_rest, stop if chosen is None else None)
 
     def _stop(self, key: TailKey) -> TailEnd:
         p, goods = key[0], key[1]
@@ -148,10 +167,11 @@ class Tails:
         no longer has to load) and the tail it leaves, counted from `key`."""
         out: list[tuple[Move | None, Tail]] = []
         if not must_load(key):
-            out.append((None, Tail(0, self._stop(key))))
-        for move, after, vp, money in self.moves(key):
-            rest = self.tail(after)
-            out.append((move, Tail(rest.best + vp, _ended(move, rest, vp, money))))
+            stop = self._stop(key)
+            out.append((None, Tail(0, 0, stop.kept, None, None, stop)))
+        for move in self.moves(key):
+            rest = self.tail(move[1])
+            out.append((move[0], Tail(rest.best + move[2], rest.vp + move[2], rest.kept, move, rest, None)))
         return out
 
     def expected_move(self, key: TailKey) -> TailMove:
@@ -196,13 +216,6 @@ class Tails:
         ends.setdefault((vp, money, goods), TailEnd(vp, money, goods, sum(self.own.keep(p, goods)), moves))
         for move, after, gained, paid in self.moves(key):
             self._walk(after, vp + gained, money + paid, (*moves, move), ends)
-
-
-def _ended(move: Move, rest: Tail, vp: int, money: int) -> TailEnd:
-    """The expected end of a tail that begins with `move` (earning `vp` and `money`) and goes
-    on as `rest`."""
-    end = rest.expected
-    return TailEnd(end.vp + vp, end.doubloons + money, end.goods, end.kept, (move, *end.moves))
 
 
 def must_load(key: TailKey) -> bool:

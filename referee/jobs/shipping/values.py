@@ -188,7 +188,7 @@ class Valuation:
         player `p`'s place, remembered by its number (`CaptainPhase.tail_keys`)."""
         tail = self.phase.tail(self.phase.tail_keys[number])
         at = self.at[p]
-        hit = (tail.best << at, tail.expected.vp << at, tail.expected.kept << at, tail.guaranteed << at)
+        hit = (tail.best << at, tail.vp << at, tail.kept << at, tail.guaranteed << at)
         if number >= len(self._tails):
             self._tails.extend([None] * (number + 1 - len(self._tails)))
         self._tails[number] = hit
