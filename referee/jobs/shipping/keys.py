@@ -95,9 +95,10 @@ class Keys:
         # the live kinds' columns sorted by a network (`NETWORK`), compiled; by a list's sort, plain (the interpreter's quickest)
         self.network = self.native and REASON is None
 
-    def key(self, state: State, room: Room) -> tuple[Key, Shift]:
+    def key(self, state: State, room: Room, dead: int = -1) -> tuple[Key, Shift]:
         """The key of `state` (what its cargo ships take, with its roomy kinds: `room`) and its
-        shift (0: nothing).
+        shift (0: nothing); `dead`, where known (not -1), the number of its dead barrels (the
+        key's fifth integer: the valuation knows it after a load that left them as they were).
 
         The key, five integers (`memo`): each live kind as its column (every player's barrels of
         it) with its ship above it (plus two: 0 if roomy, 1 if on none), sorted, packed in the
@@ -108,39 +109,14 @@ class Keys:
         of them)."""
         ships = room.ships
         roomy: i64 = room.roomy
-        tokens = shift = 0
-        cleared: i64 = 0  # the roomy columns' bits of the players whose barrels there are tokens
+        tokens: int = 0
+        shift: int = 0
+        cleared: i64 = 0  # the bits of a column that tokens stand for
         if roomy and self.tokens:
-            free: i64 = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
-            if free:
-                cleared = self._fields[free]
-                for k in room.tokens:
-                    part = self.column(state, k) & cleared
-                    if part:
-                        hit = self._token_parts.get(part)
-                        if hit is None:
-                            hit = self._token_parts[part] = self._token_part(part)
-                        tokens += hit[0]
-                        shift += hit[1]
-        frozen = 0
-        dead = ships.dead
-        if dead:
-            # the dead kinds' columns in one integer: one alone as itself (the common case late in a phase), more
-            # packed above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash
-            held: int = int(self.column(state, dead[0]))  # (Python's integers: more than one column may pass 64 bits)
-            if len(dead) > 1:
-                held = 1
-                for k in dead:
-                    held = held << self.line | int(self.column(state, k))
-            found = self._frozen.get(held)
-            if found is None:
-                packed, markable = self._freeze(held)
-                found = self._frozen[held] = (self._number(packed), markable)
-            frozen, markable = found
-            if self.storage and markable:
-                full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
-                if full:
-                    frozen = self._full(held, full)
+            tokens, shift, cleared = self._tokens(state, room)  # (a call's tuple: unpacked natively, compiled; a conditional's would not be)
+        frozen: int = dead
+        if dead < 0:
+            frozen = self._dead(state, ships.dead) if ships.dead else 0
         # the live kinds' columns, each with its ship above it: native integers, compiled
         line: i64 = self.line
         live: i64 = ships.live_mask
@@ -215,6 +191,46 @@ class Keys:
         # the live kinds' count last: no two keys' columns are confused
         rest = ((head << self.aboard_bits | int(room.aboard)) << self.tokens_bits | tokens) << self.count_bits | int(count)
         return (first, second, third, rest, frozen), shift
+
+    def _tokens(self, state: State, room: Room) -> tuple[int, int, i64]:
+        """The tokens of `state`'s roomy kinds on a ship (`Reductions.tokens`, see the module),
+        their shift, and the bits of a column that the tokens stand for (of the players whose
+        barrels there are tokens)."""
+        tokens = shift = 0
+        free: i64 = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
+        if not free:
+            return 0, 0, 0
+        cleared: i64 = self._fields[free]
+        for k in room.tokens:
+            part = self.column(state, k) & cleared
+            if part:
+                hit = self._token_parts.get(part)
+                if hit is None:
+                    hit = self._token_parts[part] = self._token_part(part)
+                tokens += hit[0]
+                shift += hit[1]
+        return tokens, shift, cleared
+
+    def _dead(self, state: State, dead: tuple[int, ...]) -> int:
+        """The number of the barrels of the `dead` kinds in `state`, each player's sorted (or
+        what storage makes of them: `_freeze`, `_full`)."""
+        # the dead kinds' columns in one integer: one alone as itself (the common case late in a phase), more
+        # packed above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash
+        held: int = int(self.column(state, dead[0]))  # (Python's integers: more than one column may pass 64 bits)
+        if len(dead) > 1:
+            held = 1
+            for k in dead:
+                held = held << self.line | int(self.column(state, k))
+        found = self._frozen.get(held)
+        if found is None:
+            packed, markable = self._freeze(held)
+            found = self._frozen[held] = (self._number(packed), markable)
+        frozen, markable = found
+        if self.storage and markable:
+            full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
+            if full:
+                return self._full(held, full)
+        return frozen
 
     def column(self, state: State, k: i64) -> i64:
         """Every player's barrels of kind `k` in `state`, packed as a column: `width` bits a

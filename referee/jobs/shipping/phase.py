@@ -112,7 +112,7 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "kinds", "known_loads", "live", "live_mask", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "dead_mask", "kinds", "known_loads", "live", "live_mask", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
@@ -124,6 +124,7 @@ class Cargo:
         self.rooms: i64 = 0  # the room left for each of them, packed as a row (at most the most a row holds of a kind: `CaptainPhase._read_cargo`)
         self.place = place  # each kind's ship (-1: on none)
         self.dead = dead
+        self.dead_mask: i64 = sum(1 << k for k in dead)  # the same kinds, as a bit mask
         self.counts = counts  # the barrels on each ship
         self.kinds = kinds  # the kind on each ship (None: empty)
         self.aboard = aboard  # the barrels on each ship, one field of `CaptainPhase.ship_bits` a ship, each plus one (the key's)
@@ -233,9 +234,10 @@ class Visitor:
     loop over a decider's moves): the valuation folds them into the state's values as they come
     (no object made for a move), `steps` lists them."""
 
-    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
+    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room, cargo: bool) -> None:
         """One move: what it earned the decider, the state it leads to (settled), the players who
-        dropped out with it, and what the child's ships take with its roomy kinds (`keys`)."""
+        dropped out with it, what the child's ships take with its roomy kinds (`keys`), and
+        whether it was a load on a cargo ship (`cargo`: the dead kinds' barrels stay as they were)."""
         raise NotImplementedError
 
 
@@ -262,7 +264,7 @@ class Steps(Visitor):
     def __init__(self) -> None:
         self.steps: list[Step] = []
 
-    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
+    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room, cargo: bool) -> None:
         """One more step."""
         self.steps.append(Step(move, vp, doubloons, child, drops, room))
 
@@ -505,7 +507,7 @@ class CaptainPhase:
             loaded = ships.loaded[load.code] or self._after_load(ships, load)
             child = with_row((q, captain, state[2], state[3], state[4], loaded.packed, state[6], state[7], state[8], state[9], state[10]), q, have - load.taken)
             settled, drops, taken = self.settle(child, after, q, contested, loaded)  # (a method called so, not a bound method kept: compiled, a direct call)
-            visitor.move(load.move, load_vp[load.amount], load_doubloons, settled, drops, taken)
+            visitor.move(load.move, load_vp[load.amount], load_doubloons, settled, drops, taken, True)
         bit: i64 = 1 << q
         for private in self._private_moves(q, have, bool(state[2] & bit), bool(state[3] & bit), q == 0 and bool(state[1])):
             child = (
@@ -522,7 +524,7 @@ class CaptainPhase:
                 state[10],
             )
             settled, drops, taken = self.settle(with_row(child, q, have - private.taken), after, q, contested, ships, room)
-            visitor.move(private.move, private.vp, private.money, settled, drops, taken)
+            visitor.move(private.move, private.vp, private.money, settled, drops, taken, False)
 
     def _private_moves(self, q: i64, have: i64, wharf_used: bool, small_used: bool, loaded: bool) -> list[Private]:
         """`private_moves` of the decider `q`, whose row is `have`, each with the barrels it

@@ -93,7 +93,7 @@ class Valuation:
                 return hit
             return hit[0] + shift, hit[1] + shift, hit[2], hit[3] + shift
         decider: int = state[0]
-        decision = Decision(self, decider)
+        decision = Decision(self, decider, room.ships.dead_mask, key[4])
         self.phase.visit(state, room, decision)
         result = decision.values()
         if not shift:
@@ -108,14 +108,15 @@ class Valuation:
         """The values of a move (`after_move`)."""
         return self.after_move(step.child, step.room, step.drops, step.vp, decider)
 
-    def after_move(self, child: State, room: Room, drops: Drops, vp: int, decider: int) -> Blocks:
+    def after_move(self, child: State, room: Room, drops: Drops, vp: int, decider: int, dead: int = -1) -> Blocks:
         """The values of a move of `decider`'s that earned them `vp` and leads to `child` (whose
         ships take what `room` says), the players `drops` dropping out: the child's, plus the
-        move's VP, plus the tails of the players who dropped out with it."""
+        move's VP, plus the tails of the players who dropped out with it. (`dead`: the number of
+        the child's dead barrels in its key, where known: `Keys.key`.)"""
         if child[0] == -1:
             values = NOTHING
         else:
-            key, shift = self.keys.key(child, room)  # (not unpacked into the call: compiled, that would be a call by Python's protocol)
+            key, shift = self.keys.key(child, room, dead)  # (not unpacked into the call: compiled, that would be a call by Python's protocol)
             values = self.value(child, room, key, shift)
         gained = vp << self.at[decider]
         best, expected, kept, guaranteed = values
@@ -203,9 +204,13 @@ class Decision(Visitor):
     tie, the first). Each a block of values, every player's in `WIDTH` bits: a few operations a
     block, whatever the number of players."""
 
-    def __init__(self, valuation: Valuation, decider: int) -> None:
+    def __init__(self, valuation: Valuation, decider: int, dead: i64, frozen: int) -> None:
         self.valuation = valuation
         self.decider = decider
+        # the state's dead kinds (bit mask) and the number of their barrels in its key: a load on a cargo
+        # ship that nobody drops out with, and after which the same kinds are dead, leaves them as they were
+        self.dead = dead
+        self.frozen = frozen
         self.moves: i64 = 0
         self.ones: i64 = valuation.ones
         self.guards: i64 = valuation.guards
@@ -220,9 +225,10 @@ class Decision(Visitor):
         self.rank: i64 = 0  # the expected move's VP and barrels kept for the decider
         self.asked: i64 = 0  # the same for the asker, the fewer the better
 
-    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room) -> None:
+    def move(self, move: Move, vp: int, doubloons: int, child: State, drops: Drops, room: Room, cargo: bool) -> None:
         """One more move, valued and folded in."""
-        best, expected, kept, guaranteed = self.valuation.after_move(child, room, drops, vp, self.decider)
+        dead = self.frozen if cargo and not drops and room.ships.dead_mask == self.dead else -1
+        best, expected, kept, guaranteed = self.valuation.after_move(child, room, drops, vp, self.decider, dead)
         at, asker_at = self.at, self.asker_at
         move_rank = (expected >> at & LOW) << WIDTH | kept >> at & LOW
         move_asked = (LOW - (expected >> asker_at & LOW)) << WIDTH | LOW - (kept >> asker_at & LOW)
