@@ -15,8 +15,9 @@ import pytest
 from referee.diagnostics import InputError
 from referee.documents.position import read_position
 from referee.jobs.shipping import build
-from referee.jobs.shipping.memo import DictMemo, Memo
-from referee.jobs.shipping.memo_native import CHUNK_ENTRIES, NativeMemo
+from referee.jobs.shipping.keys import new_table
+from referee.jobs.shipping.memo import DictMemo, DictTable, IntTable, Memo
+from referee.jobs.shipping.memo_native import CHUNK_ENTRIES, TABLE_SLOTS, NativeMemo, NativeTable
 from referee.jobs.shipping.phase import CaptainPhase
 from referee.jobs.shipping.values import Valuation, new_memo
 from tests.conftest import FIXTURES, ROOT
@@ -68,6 +69,24 @@ def test_every_key_of_many_is_found_after_the_table_has_grown(kind: type[Memo]) 
     assert all(memo.find(key) == -1 for key in absent)
 
 
+@pytest.mark.parametrize("kind", [DictTable, NativeTable])
+def test_a_small_table_gives_back_what_it_holds_after_growing(kind: type[IntTable]) -> None:
+    """The search's small tables (a Room's dropping players, a Cargo's loads, the key's parts):
+    integers by integers under 2 ** 62, each found again once the table has grown many times over,
+    and an unknown key not found."""
+    rng = random.Random(62)
+    stored: dict[int, int] = {0: 5, WORD: 0, WORD - 1: WORD}  # the smallest and largest keys and values
+    while len(stored) < 200 * TABLE_SLOTS:
+        stored[rng.choice([rng.randrange(1 << 20), rng.randrange(1 << 62)])] = rng.randrange(1 << 62)
+    table = kind()
+    for key, value in stored.items():
+        assert table.find(key) == -1
+        table.put(key, value)
+        assert table.find(key) == value
+    assert all(table.find(key) == value for key, value in stored.items())
+    assert all(table.find(key) == -1 for key in range(1 << 21, (1 << 21) + 1_000) if key not in stored)
+
+
 def test_the_compiled_build_keeps_the_memo_in_native_words_and_the_plain_one_in_a_dictionary() -> None:
     # the widest position of the standard rulesets: five players, ten barrels of a kind
     phase = CaptainPhase(read_position((FIXTURES / "positions" / "heavy-5p.yaml").read_text(), "heavy-5p.yaml"))
@@ -75,6 +94,7 @@ def test_the_compiled_build_keeps_the_memo_in_native_words_and_the_plain_one_in_
     memo = Valuation(CaptainPhase(read_position(CONTESTED, "p.yaml")), 0).memo
     assert type(memo) is (NativeMemo if build() == "compiled" else DictMemo)
     assert type(new_memo(False)) is DictMemo  # keys that do not fit in words
+    assert type(new_table()) is (NativeTable if build() == "compiled" else DictTable)
 
 
 @pytest.mark.parametrize("network", [True, False])

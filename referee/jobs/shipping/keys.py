@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Final
 
 from referee.jobs.shipping.compact import VALUE_BITS, State, i64
 from referee.jobs.shipping.compiled import REASON
-from referee.jobs.shipping.memo import Key
+from referee.jobs.shipping.memo import DictTable, IntTable, Key
 
 if TYPE_CHECKING:
     from referee.jobs.shipping.phase import CaptainPhase, Room
@@ -67,15 +67,19 @@ class Keys:
         self.line = phase.width * phase.n  # bits of a column
         self.token_bits = self.kinds_n.bit_length()
         self._fields = phase.fields  # by the bit mask of some players: every bit of their barrels in a column
-        self._token_parts: dict[int, tuple[int, int]] = {}  # `_token_part`, by the barrels
+        self._token_parts: list[tuple[int, int]] = []  # each `_token_part` met
+        self._token_numbers = new_table()  # its number there, by the barrels
         self.roomy, self.tokens, self.storage = phase.reductions.roomy, phase.reductions.tokens, phase.reductions.storage
         powers = phase.shippers
         # bit masks of the owners: of a small wharf, of a wharf, of a wharf too small for all they hold of a kind
         self.small_wharfs = sum(1 << p for p, power in enumerate(powers) if power.small_wharf is not None)
         self.wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None)
         self.short_wharfs = sum(1 << p for p, power in enumerate(powers) if power.wharf is not None and power.wharf < max(phase.start_goods[p], default=0))
-        self._frozen: dict[int, tuple[int, int]] = {}  # by the dead kinds' columns packed (`key`): see `_freeze`
-        self._full_frozen: dict[int, int] = {}  # by the dead kinds' columns packed, and the players marked below them
+        # by the dead kinds' columns packed (`_dead`): the number `_freeze` gives them, above the players it may mark;
+        # and that of `_full`, by the same columns with the players marked below them (native words where those fit)
+        narrow = self.kinds_n * self.line + 1 + self.n <= NATIVE_BITS
+        self._frozen = new_table() if narrow else DictTable()
+        self._full_frozen = new_table() if narrow else DictTable()
         # storage: the players with no warehouse (bit mask), and the single barrels each keeps
         self.bare = sum(1 << p for p, power in enumerate(powers) if power.store_kinds == 0)
         self.single = tuple(power.store_barrels for power in powers)
@@ -204,9 +208,12 @@ class Keys:
         for k in room.tokens:
             part = self.column(state, k) & cleared
             if part:
-                hit = self._token_parts.get(part)
-                if hit is None:
-                    hit = self._token_parts[part] = self._token_part(part)
+                number = self._token_numbers.find(part)
+                if number < 0:
+                    number = len(self._token_parts)
+                    self._token_parts.append(self._token_part(part))
+                    self._token_numbers.put(part, number)
+                hit = self._token_parts[number]
                 tokens += hit[0]
                 shift += hit[1]
         return tokens, shift, cleared
@@ -221,11 +228,12 @@ class Keys:
             held = 1
             for k in dead:
                 held = held << self.line | int(self.column(state, k))
-        found = self._frozen.get(held)
-        if found is None:
+        found = self._frozen.find(held)
+        if found < 0:
             packed, markable = self._freeze(held)
-            found = self._frozen[held] = (self._number(packed), markable)
-        frozen, markable = found
+            found = self._number(packed) << self.n | markable
+            self._frozen.put(held, found)
+        frozen, markable = found >> self.n, found & (1 << self.n) - 1
         if self.storage and markable:
             full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
             if full:
@@ -256,14 +264,15 @@ class Keys:
         for them, and they hold at least as many as storage keeps) marked as storage sees them:
         a number no barrels make."""
         code = held << self.n | players
-        hit = self._full_frozen.get(code)
-        if hit is None:
+        hit = self._full_frozen.find(code)
+        if hit < 0:
             columns = self._columns(held)
             field = len(columns) * self.width + 1
-            hit = 0
+            marked = 0
             for p in range(self.n):
-                hit = hit << field | (1 << field - 1 if players >> p & 1 else self._sorted(columns, p))
-            hit = self._full_frozen[code] = self._number(hit)
+                marked = marked << field | (1 << field - 1 if players >> p & 1 else self._sorted(columns, p))
+            hit = self._number(marked)
+            self._full_frozen.put(code, hit)
         return hit
 
     def _number(self, frozen: int) -> int:
@@ -300,6 +309,18 @@ class Keys:
             tokens = tokens << self.token_bits | (1 if barrels else 0)
             gained = gained << VALUE_BITS | (self.shippers[p].barrels_vp(barrels) if barrels else 0)
         return tokens, gained
+
+
+def new_table() -> IntTable:
+    """A table of integers by integers under 2 ** 62 (`memo.IntTable`): native words
+    (`memo_native`) where the search is compiled and `librt` is there, else a dictionary."""
+    if REASON is None:
+        try:
+            from referee.jobs.shipping.memo_native import NativeTable
+        except ImportError:  # pragma: no cover (a compiled build without librt installed)
+            return DictTable()
+        return NativeTable()
+    return DictTable()
 
 
 def _column(r0: i64, r1: i64, r2: i64, r3: i64, r4: i64, at: i64, low: i64, a0: i64, a1: i64, a2: i64, a3: i64, a4: i64) -> i64:

@@ -68,3 +68,31 @@ class DictMemo(Memo):
         """How many keys are stored."""
         return len(self.stored)
 
+
+
+class IntTable:
+    """A table of integers by integers, both under 2 ** 62 and not negative (the search's small
+    tables, read at every move): `find` a key's value (-1: none), `put` one (the key has none)."""
+
+    def find(self, key: int) -> int:
+        """The value under `key`, or -1 if it has none."""
+        raise NotImplementedError
+
+    def put(self, key: int, value: int) -> None:
+        """Store `value` under `key`, which has none yet."""
+        raise NotImplementedError
+
+
+class DictTable(IntTable):
+    """The table as a dictionary (the plain build's, and one whose keys may pass 62 bits)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, int] = {}
+
+    def find(self, key: int) -> int:
+        """The value under `key`, or -1 if it has none."""
+        return self.entries.get(key, -1)
+
+    def put(self, key: int, value: int) -> None:
+        """Store `value` under `key`."""
+        self.entries[key] = value

@@ -19,7 +19,7 @@ from typing import Final
 from librt.vecs import append, vec
 from mypy_extensions import i64
 
-from referee.jobs.shipping.memo import Blocks, Key, Memo
+from referee.jobs.shipping.memo import Blocks, IntTable, Key, Memo
 
 STRIDE: Final = 9  # the words of an entry: the key's five, the values' four
 FIRST_SLOTS: Final = 1 << 12
@@ -135,3 +135,59 @@ class NativeMemo(Memo):
         for word in old:
             if word:
                 self._place(word)
+
+
+TABLE_SLOTS: Final = 1 << 4  # a small table's first slots (there is one for each Room, and each Cargo)
+
+
+def mixed(key: i64) -> i64:
+    """One word's hash, 31 bits (the word under 2 ** 62), by 31-bit halves mixed in."""
+    h: i64 = 0x2545F491
+    h = ((h ^ (key & LOW31)) * MIXER) & LOW31
+    h = ((h ^ (key >> 31)) * MIXER) & LOW31
+    return h ^ (h >> 15)
+
+
+class NativeTable(IntTable):
+    """`IntTable` as one buffer of 64-bit words: each slot a key plus one (0: empty) and its
+    value, open addressing, at most half full."""
+
+    def __init__(self) -> None:
+        self.slots: vec[i64] = vec[i64]([0] * (2 * TABLE_SLOTS))
+        self.mask: i64 = TABLE_SLOTS - 1
+        self.count: i64 = 0
+
+    def find(self, key: int) -> int:
+        """The value under `key`, or -1 if it has none."""
+        word: i64 = key
+        mark = word + 1
+        slots, mask = self.slots, self.mask
+        slot = mixed(word) & mask
+        while True:
+            held = slots[2 * slot]
+            if held == mark:
+                return slots[2 * slot + 1]
+            if not held:
+                return -1
+            slot = (slot + 1) & mask
+
+    def put(self, key: int, value: int) -> None:
+        """Store `value` under `key` (which has none: `find`), growing the slots past half full."""
+        self._place(key, value)
+        self.count += 1
+        if self.count * 2 > self.mask + 1:
+            old = self.slots
+            size = (self.mask + 1) * 2
+            self.slots = vec[i64]([0] * (2 * size))
+            self.mask = size - 1
+            for i in range(0, len(old), 2):
+                if old[i]:
+                    self._place(old[i] - 1, old[i + 1])
+
+    def _place(self, key: i64, value: i64) -> None:
+        slots, mask = self.slots, self.mask
+        slot = mixed(key) & mask
+        while slots[2 * slot]:
+            slot = (slot + 1) & mask
+        slots[2 * slot] = key + 1
+        slots[2 * slot + 1] = value

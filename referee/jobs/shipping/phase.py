@@ -58,7 +58,8 @@ from referee.jobs.shipping.compact import (
     row,
     with_row,
 )
-from referee.jobs.shipping.keys import Key, Keys, Shift
+from referee.jobs.shipping.keys import Key, Keys, Shift, new_table
+from referee.jobs.shipping.memo import IntTable
 from referee.jobs.shipping.tails import OwnMoves, Places, Tail, TailKey, Tails
 from referee.moves.clauses import AnyMove, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
@@ -112,7 +113,7 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "dead_mask", "kinds", "known_loads", "live", "live_mask", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "dead_mask", "kinds", "known_loads", "live", "live_mask", "load_numbers", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
@@ -134,7 +135,8 @@ class Cargo:
         # the ships after each load (`CaptainPhase._after_load`, by the load's code; None: not read yet): a list,
         # where a dictionary would be a look-up at every load (no cycle: a load only fills the ships)
         self.loaded: list[Cargo | None] = []
-        self.known_loads: dict[int, tuple[Load, ...]] = {}  # `loads`, by the loading player's row
+        self.known_loads: list[tuple[Load, ...]] = []  # `loads`, each set met
+        self.load_numbers = new_table()  # its number there, by the loading player's row
         self._kind_loads: dict[int, tuple[Load, ...]] = {}  # the loads of one kind, by the kind and the barrels held (`loads`)
 
     @staticmethod
@@ -168,7 +170,9 @@ class Cargo:
                     amount, taking = ships_taking(sizes, self.kinds, self.counts, k, held)
                     loads = self._kind_loads[kind_code] = tuple([Load(k, i, amount, (i * kinds_n + k) * most_loaded + amount, amount << kind_at[k]) for i in taking])
                 out.extend(loads)
-        hit = self.known_loads[code] = tuple(out)
+        hit = tuple(out)
+        self.load_numbers.put(code, len(self.known_loads))
+        self.known_loads.append(hit)
         return hit
 
 
@@ -191,7 +195,7 @@ class Room:
         # the key's ship of each kind, plus two (0: roomy, where that reduction is on; 1: on none), `Keys.place_bits` a kind, the first lowest
         self.places: i64 = places
         self.tokens = tuple(k for k, _, _ in ships.placed if roomy >> k & 1)  # the roomy kinds on a ship (`keys`: tokens)
-        self.tails: dict[int, Drops] = {}  # a player who drops out here with their tail's number, by their key packed (`CaptainPhase.settle`)
+        self.tails: IntTable = new_table()  # a player who drops out here with their tail's number (`CaptainPhase.drops`), by their key packed (`settle`)
 
 
 class Load:
@@ -313,6 +317,7 @@ class CaptainPhase:
         # phase is dropped; lists, where dictionaries would be a look-up at every move)
         self._rooms: list[list[Room | None]] = []
         self.tail_keys: list[TailKey] = []  # the tails of the players who drop out, by number (`Drops`)
+        self.drops: list[Drops] = []  # one player dropping out with their tail's number, each once (`settle`)
         # the tails' numbers by their places' number (`_places`), then by the rest of their key packed (`settle`)
         self._tails_by_places: list[dict[int, int]] = [{}]
         # by the bit mask of some players: every bit of their barrels in a column (`keys` reads it)
@@ -327,7 +332,8 @@ class CaptainPhase:
         self._load_vp = tuple(tuple(tuple(power.load(barrels, first) for barrels in range(most_aboard + 1)) for first in (False, True)) for power in self.shippers)
         self._load_doubloons = tuple(power.load_doubloons for power in self.shippers)
         self._unloader: Captain | None = None  # `unloaded`'s (a plain attribute: mypyc's classes take no cached_property)
-        self._packed_private: dict[int, list[Private]] = {}  # `_private_moves`, by the decider, their row and flags packed
+        self._packed_private: list[list[Private]] = []  # `_private_moves`, each met
+        self._private_numbers = new_table()  # its number there, by the decider, their row and flags packed
         self._roomy_matters = reductions.independent or reductions.roomy or reductions.tokens
         self._independent = reductions.independent
         self.own = OwnMoves(self.shippers, self.kinds, self.rules)
@@ -397,10 +403,13 @@ class CaptainPhase:
                 # player's barrels, packed, with their wharf, small wharf and privilege, and who
                 code = ((held << 1 | (1 if wharf_used & bit else 0)) << 1 | (1 if small_used & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
                 code = code * self.players + p
-                drop = room.tails.get(code)
-                if drop is None:
-                    drop = room.tails[code] = ((p, self._tail_id(room, code, state, p)),)
-                drops = drop if not drops else drops + drop  # (the one tuple of the Room's, where one player drops: the usual case)
+                number = room.tails.find(code)
+                if number < 0:
+                    number = len(self.drops)
+                    self.drops.append(((p, self._tail_id(room, code, state, p)),))
+                    room.tails.put(code, number)
+                drop = self.drops[number]
+                drops = drop if not drops else drops + drop  # (one tuple for each player and tail, where one player drops: the usual case)
                 state = with_row(state, p, 0)
                 active &= ~bit
                 wharf_used &= ~bit
@@ -499,9 +508,8 @@ class CaptainPhase:
         after: i64 = (q + 1) % self.n
         ships, contested = room.ships, room.contested
         load_vp, load_doubloons = self._load_vp[q][q == 0 and not state[1]], self._load_doubloons[q]
-        loads = ships.known_loads.get(have)
-        if loads is None:
-            loads = ships.loads(self.sizes, self.unpacked(have), have, self.kind_at, self._most_loaded)
+        number = ships.load_numbers.find(have)
+        loads = ships.known_loads[number] if number >= 0 else ships.loads(self.sizes, self.unpacked(have), have, self.kind_at, self._most_loaded)
         captain: i64 = 1 if q == 0 else state[1]
         for load in loads:
             loaded = ships.loaded[load.code] or self._after_load(ships, load)
@@ -530,9 +538,12 @@ class CaptainPhase:
         """`private_moves` of the decider `q`, whose row is `have`, each with the barrels it
         ships, packed as a row (taken from theirs)."""
         table_key = (((have * self.n + q) << 1 | wharf_used) << 1 | small_used) << 1 | loaded
-        hit = self._packed_private.get(table_key)
-        if hit is None:
-            hit = self._packed_private[table_key] = [Private(private, have - self.packed(private[1])) for private in self.private_moves(q, self.unpacked(have), wharf_used, small_used, loaded)]
+        number = self._private_numbers.find(table_key)
+        if number >= 0:
+            return self._packed_private[number]
+        hit = [Private(private, have - self.packed(private[1])) for private in self.private_moves(q, self.unpacked(have), wharf_used, small_used, loaded)]
+        self._private_numbers.put(table_key, len(self._packed_private))
+        self._packed_private.append(hit)
         return hit
 
     def ships_taking_kinds(self, ships: int) -> Cargo:
