@@ -123,7 +123,6 @@ class Keys:
             frozen = self._dead(state, ships.dead) if ships.dead else 0
         # the live kinds' columns, each with its ship above it: native integers, compiled
         line: i64 = self.line
-        live: i64 = ships.live_mask
         places: i64 = room.places
         place_bits, place_mask = self.place_bits, self.place_mask
         network = len(ships.live) <= NETWORK and self.network
@@ -138,30 +137,27 @@ class Keys:
         flat = NO_COLUMNS if network else []
         r0, r1, r2, r3, r4 = state[6], state[7], state[8], state[9], state[10]
         a0, a1, a2, a3, a4 = self.at0, self.at1, self.at2, self.at3, self.at4
-        low, width = self.low_bits, self.kind_width
-        at = self.top  # where the kind lies in a row: the first highest, each next `width` below
-        kind: i64 = 0
-        while live >> kind:
-            if live >> kind & 1:
-                column = _column(r0, r1, r2, r3, r4, at, low, a0, a1, a2, a3, a4)
-                if tokens and roomy >> kind & 1:
-                    column &= ~cleared
-                column |= (places >> place_bits * kind & place_mask) << line
-                if not network:
-                    flat.append(column)
-                elif count == 0:
-                    c0 = column
-                elif count == 1:
-                    c1 = column
-                elif count == 2:
-                    c2 = column
-                elif count == 3:
-                    c3 = column
-                else:
-                    c4 = column
-                count += 1
-            kind += 1
-            at -= width
+        low, width, top = self.low_bits, self.kind_width, self.top
+        for kind in ships.live:
+            at: i64 = top - width * kind  # where the kind lies in a row: the first highest, each next `width` below
+            # (`column`'s, written out: a call for each kind costs the plain build more than the rest of the loop)
+            column = (r0 >> at & low) << a0 | (r1 >> at & low) << a1 | (r2 >> at & low) << a2 | (r3 >> at & low) << a3 | (r4 >> at & low) << a4
+            if tokens and roomy >> kind & 1:
+                column &= ~cleared
+            column |= (places >> place_bits * kind & place_mask) << line
+            if not network:
+                flat.append(column)
+            elif count == 0:
+                c0 = column
+            elif count == 1:
+                c1 = column
+            elif count == 2:
+                c2 = column
+            elif count == 3:
+                c3 = column
+            else:
+                c4 = column
+            count += 1
         if network:
             # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
             c0, c1 = _ordered(c0, c1)
@@ -243,7 +239,8 @@ class Keys:
     def column(self, state: State, k: i64) -> i64:
         """Every player's barrels of kind `k` in `state`, packed as a column: `width` bits a
         player, the first player highest (a kind's name never matters: the key sorts them)."""
-        return _column(state[6], state[7], state[8], state[9], state[10], self.top - self.kind_width * k, self.low_bits, self.at0, self.at1, self.at2, self.at3, self.at4)
+        at, low = self.top - self.kind_width * k, self.low_bits
+        return (state[6] >> at & low) << self.at0 | (state[7] >> at & low) << self.at1 | (state[8] >> at & low) << self.at2 | (state[9] >> at & low) << self.at3 | (state[10] >> at & low) << self.at4
 
     def _freeze(self, held: int) -> tuple[int, int]:
         """The dead kinds' columns `held` (packed: `key`) as the key reads them: each
@@ -321,12 +318,6 @@ def new_table() -> IntTable:
             return DictTable()
         return NativeTable()
     return DictTable()
-
-
-def _column(r0: i64, r1: i64, r2: i64, r3: i64, r4: i64, at: i64, low: i64, a0: i64, a1: i64, a2: i64, a3: i64, a4: i64) -> i64:
-    """The barrels at `at` (a kind's place, `low` its bits) of the rows `r0` to `r4`, packed as a
-    column, each player's at `a0` to `a4` (native integers throughout, compiled)."""
-    return (r0 >> at & low) << a0 | (r1 >> at & low) << a1 | (r2 >> at & low) << a2 | (r3 >> at & low) << a3 | (r4 >> at & low) << a4
 
 
 def _ordered(low: i64, high: i64) -> tuple[i64, i64]:

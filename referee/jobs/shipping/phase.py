@@ -513,7 +513,20 @@ class CaptainPhase:
         captain: i64 = 1 if q == 0 else state[1]
         for load in loads:
             loaded = ships.loaded[load.code] or self._after_load(ships, load)
-            child = with_row((q, captain, state[2], state[3], state[4], loaded.packed, state[6], state[7], state[8], state[9], state[10]), q, have - load.taken)
+            left = have - load.taken  # (the decider's row chosen written out: a call costs the plain build more)
+            child = (
+                q,
+                captain,
+                state[2],
+                state[3],
+                state[4],
+                loaded.packed,
+                left if q == 0 else state[6],
+                left if q == 1 else state[7],
+                left if q == 2 else state[8],
+                left if q == 3 else state[9],
+                left if q == 4 else state[10],
+            )
             settled, drops, taken = self.settle(child, after, q, contested, loaded)  # (a method called so, not a bound method kept: compiled, a direct call)
             visitor.move(load.move, load_vp[load.amount], load_doubloons, settled, drops, taken, True)
         bit: i64 = 1 << q
