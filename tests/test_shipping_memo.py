@@ -4,6 +4,7 @@ and the search answers the same from either, and from keys packed in fewer bits 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -175,3 +176,9 @@ def test_a_position_too_wide_for_native_integers_is_refused_at_its_players(tmp_p
     assert diagnostic.rule == "position.too-large"
     assert "5 kinds, up to 2048 barrels of a kind and 3 cargo ships do not fit" in diagnostic.message
     assert diagnostic.location is not None and diagnostic.location.line == 3  # players:
+    position = tmp_path / "wide.yaml"
+    position.write_text(too_wide)
+    out = subprocess.run([sys.executable, "-m", "referee", "ship", str(position), "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 2, out.stderr  # a position that cannot be used, said as every other
+    (error,) = json.loads(out.stdout)["errors"]
+    assert (error["rule"], error["line"]) == ("position.too-large", 3)

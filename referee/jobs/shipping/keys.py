@@ -217,13 +217,7 @@ class Keys:
     def _dead(self, state: State, dead: tuple[int, ...]) -> int:
         """The number of the barrels of the `dead` kinds in `state`, each player's sorted (or
         what storage makes of them: `_freeze`, `_full`)."""
-        # the dead kinds' columns in one integer: one alone as itself (the common case late in a phase), more
-        # packed above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash
-        held: int = int(self.column(state, dead[0]))  # (Python's integers: more than one column may pass 64 bits)
-        if len(dead) > 1:
-            held = 1
-            for k in dead:
-                held = held << self.line | int(self.column(state, k))
+        held = self.columns(state, dead)
         found = self._frozen.find(held)
         if found < 0:
             packed, markable = self._freeze(held)
@@ -236,11 +230,29 @@ class Keys:
                 return self._full(held, full)
         return frozen
 
-    def column(self, state: State, k: i64) -> i64:
+    def column(self, state: State, k: i64) -> int:
         """Every player's barrels of kind `k` in `state`, packed as a column: `width` bits a
-        player, the first player highest (a kind's name never matters: the key sorts them)."""
+        player, the first player highest (a kind's name never matters: the key sorts them). (A
+        Python integer: compiled, made natively and given back as one at no cost, so that the
+        dead kinds' columns packed together are Python's integers.)"""
         at, low = self.top - self.kind_width * k, self.low_bits
         return (state[6] >> at & low) << self.at0 | (state[7] >> at & low) << self.at1 | (state[8] >> at & low) << self.at2 | (state[9] >> at & low) << self.at3 | (state[10] >> at & low) << self.at4
+
+    def columns(self, state: State, kinds: tuple[int, ...]) -> int:
+        """The columns of `kinds` in `state` in one integer (Python's: several may pass 64 bits):
+        one alone as itself (the common case of the dead kinds, late in a phase), more packed
+        above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash."""
+        if len(kinds) == 1:
+            return self.column(state, kinds[0])
+        r0, r1, r2, r3, r4 = state[6], state[7], state[8], state[9], state[10]
+        a0, a1, a2, a3, a4 = self.at0, self.at1, self.at2, self.at3, self.at4
+        low, width, top, line = self.low_bits, self.kind_width, self.top, self.line
+        out = 1
+        for k in kinds:
+            at: i64 = top - width * k
+            # (`column`'s, written out: a call for each kind costs the plain build more than the rest of the loop)
+            out = out << line | int((r0 >> at & low) << a0 | (r1 >> at & low) << a1 | (r2 >> at & low) << a2 | (r3 >> at & low) << a3 | (r4 >> at & low) << a4)
+        return out
 
     def _freeze(self, held: int) -> tuple[int, int]:
         """The dead kinds' columns `held` (packed: `key`) as the key reads them: each

@@ -122,7 +122,7 @@ class Cargo:
         self.live_mask: i64 = sum(1 << k for k in live)  # the same kinds, as a bit mask (`keys`)
         self.placed = placed  # live kinds on a ship: (kind, ship, room left)
         self.placed_kinds: i64 = sum(1 << kind for kind, _, _ in placed)  # the same kinds, as a bit mask
-        self.rooms: i64 = 0  # the room left for each of them, packed as a row (at most the most a row holds of a kind: `CaptainPhase._read_cargo`)
+        self.rooms: tuple[tuple[int, int, int], ...] = ()  # each of them, as its bit, its place in a row and the room left for it (`CaptainPhase._read_cargo`)
         self.place = place  # each kind's ship (-1: on none)
         self.dead = dead
         self.dead_mask: i64 = sum(1 << k for k in dead)  # the same kinds, as a bit mask
@@ -396,7 +396,7 @@ class CaptainPhase:
         if mover >= 0 and room.contested is before:
             start, stop = mover, mover + 1
         for p in range(start, stop):
-            held = row(state, p)
+            held = state[6] if p == 0 else state[7] if p == 1 else state[8] if p == 2 else state[9] if p == 3 else state[10]  # (`row`, written out: a call costs the plain build more)
             if active >> p & 1 and not held & contested:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
                 bit: i64 = 1 << p
                 # the tail's key, read once for each Room (its places are the Room's): by the
@@ -572,7 +572,7 @@ class CaptainPhase:
         counts = tuple([ships >> at & field for at in self._ship_at])
         hit = self._cargo[ships] = Cargo.read(self.sizes, tuple([None if kind < 0 else kind for kind in kinds]), counts, self._kinds_n, bits)
         hit.packed = ships
-        hit.rooms = sum(min(room, self.low) << self.kind_at[k] for k, _, room in hit.placed)  # (all the barrels of a kind fit `low`: the same comparison)
+        hit.rooms = tuple([(1 << k, self.kind_at[k], room) for k, _, room in hit.placed])
         hit.number = len(self._rooms)
         hit.loaded = [None] * self._loads_n
         self._rooms.append([None] * (1 << self._kinds_n))
@@ -589,21 +589,14 @@ class CaptainPhase:
         reads them), as a bit mask: on a cargo ship with room for every barrel the players in the
         state hold of it (a player who dropped out holds none that a cargo ship takes, or holds it
         on a ship with room for theirs besides: see the module)."""
-        placed: i64 = ships.placed_kinds
-        if not placed or not self._roomy_matters:
+        if not ships.placed or not self._roomy_matters:
             return 0
         total: i64 = state[6] + state[7] + state[8] + state[9] + state[10]  # every kind's barrels, over the players (no field overflows)
-        rooms: i64 = ships.rooms
         low: i64 = self.low
-        width: i64 = self.width
-        at: i64 = width * (self._kinds_n - 1)  # the first kind's place in a row, and each next kind's `width` below
         mask: i64 = 0
-        k: i64 = 0
-        while placed >> k:
-            if placed >> k & 1 and total >> at & low <= rooms >> at & low:
-                mask |= 1 << k
-            k += 1
-            at -= width
+        for bit, at, room in ships.rooms:
+            if total >> at & low <= room:
+                mask |= bit
         return mask
 
     # --- the players who dropped out ---------------------------------------------------------
