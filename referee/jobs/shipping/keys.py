@@ -51,7 +51,8 @@ class Keys:
         self.shippers = phase.shippers  # (not the phase: no cycle for Python's collector to find)
         self.n, self.kinds_n = phase.n, len(phase.kinds)
         self.at, self.width, self.low, self.ship_bits = phase.at, phase.width, phase.low, phase.ship_bits
-        self.kind_at = phase.kind_at  # where each kind lies in a player's row
+        # `low` and `width` again as native integers, for the columns read at every move (`low` and `width`
+        # stay Python's, for the dead barrels' packings, which may pass 64 bits)
         self.low_bits: i64 = phase.low  # a player's barrels of a kind: the bits of their field
         self.kind_width: i64 = phase.width
         self.top: i64 = phase.width * (self.kinds_n - 1)  # where the first kind lies in a row (kind k: `width * k` below)

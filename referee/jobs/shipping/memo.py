@@ -69,7 +69,6 @@ class DictMemo(Memo):
         return len(self.stored)
 
 
-
 class IntTable:
     """A table of integers by integers, both under 2 ** 62 and not negative (the search's small
     tables, read at every move): `find` a key's value (-1: none), `put` one (the key has none)."""

@@ -113,13 +113,12 @@ class Cargo:
     again in this phase), and of those the ones on a ship. (A plain class, as `Step`: compiled,
     its fields are read directly, where a frozen dataclass's would be looked up by name.)"""
 
-    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "dead_mask", "kinds", "known_loads", "live", "live_mask", "load_numbers", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
+    __slots__ = ("_kind_loads", "aboard", "counts", "dead", "dead_mask", "kinds", "known_loads", "live", "load_numbers", "loaded", "number", "packed", "place", "placed", "placed_kinds", "places", "rooms")
 
     def __init__(
         self, live: tuple[int, ...], placed: tuple[tuple[int, int, int], ...], place: tuple[int, ...], dead: tuple[int, ...], counts: tuple[int, ...], kinds: tuple[int | None, ...], aboard: int
     ) -> None:
         self.live = live
-        self.live_mask: i64 = sum(1 << k for k in live)  # the same kinds, as a bit mask (`keys`)
         self.placed = placed  # live kinds on a ship: (kind, ship, room left)
         self.placed_kinds: i64 = sum(1 << kind for kind, _, _ in placed)  # the same kinds, as a bit mask
         self.rooms: tuple[tuple[int, int, int], ...] = ()  # each of them, as its bit, its place in a row and the room left for it (`CaptainPhase._read_cargo`)
@@ -231,8 +230,6 @@ class Private:
         self.money: i64 = money
 
 
-
-
 class Visitor:
     """What the moves from a state are handed to, one at a time (`CaptainPhase.visit`, the one
     loop over a decider's moves): the valuation folds them into the state's values as they come
@@ -283,7 +280,7 @@ class CaptainPhase:
         self.rules: Rules = position.rules
         game, captain = setup(position)
         n = self.n = game.n
-        self.players: i64 = n
+        self.players: i64 = n  # (the same, a native integer: read at every move)
         self.kinds: tuple[str, ...] = tuple(self.rules.goods)
         self.sizes = tuple(s.size for s in game.ships)
         self.shippers: tuple[Shipper, ...] = tuple(captain.shippers)

@@ -218,10 +218,10 @@ class _ExpectedPlay:
         """A dropped-out player's decision at their tail `key`, with its choices (when they have more than one)."""
         options = self.phase.tail_options(key)
         if len(options) > 1:
-            end = self.phase.tail(key).expected
-            first = end.moves[0] if end.moves else None  # the expected end's first move (None: stopping)
+            expected = self.phase.tail(key).first
+            first = None if expected is None else expected[0]  # the expected end's first move (None: stopping)
             chosen = next(i for i, (move, _) in enumerate(options) if move == first)
-            self._decided(player, [self._choice(move, player, t.guaranteed, t.expected.vp, t.best, t.expected.kept) for move, t in options], chosen)
+            self._decided(player, [self._choice(move, player, t.guaranteed, t.vp, t.best, t.kept) for move, t in options], chosen)
 
     def _choice(self, move: Move | None, player: int, guaranteed: int, expected: int, best: int, kept: int) -> Choice:
         so_far = self.vp[player]

@@ -176,8 +176,9 @@ class Tails:
 
     def expected_move(self, key: TailKey) -> TailMove:
         """The expected first move of a tail whose player must load, with where it leads."""
-        end = self.tail(key).expected
-        return next(m for m in self.moves(key) if m[0] == end.moves[0])
+        first = self.tail(key).first
+        assert first is not None, "a player who must load has a load"
+        return first
 
     def moves(self, key: TailKey) -> list[TailMove]:
         """The player's moves from `key`, in the engine's order: their loads (all their barrels
