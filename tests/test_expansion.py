@@ -1075,9 +1075,9 @@ def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
     assert game.trading_house == ["indigo", "sugar", "tobacco", "corn"]
     assert anna not in legal.to_move(game) and legal.to_move(game) == [ben]  # Anna has no trading post; Ben has one, and indigo
     texts = [m.text(game.rules) for m in legal.legal_moves(game, ben)]
-    assert "trading post indigo" in texts and "indigo" not in texts
+    assert "trading post indigo for 1" in texts and not any(text.startswith("indigo") for text in texts)  # with its income, as every sale is listed
     before = game.boards[ben].goods["indigo"]
-    game.play(ben, next(m for m in legal.legal_moves(game, ben) if m.text(game.rules) == "trading post indigo"))
+    game.play(ben, next(m for m in legal.legal_moves(game, ben) if m.text(game.rules) == "trading post indigo for 1"))
     assert game.boards[ben].goods["indigo"] == before - 1  # one barrel sold to his own post
 
 
@@ -1152,6 +1152,14 @@ def _captain_candidates(game, q: int):  # type: ignore[no-untyped-def]
             yield SmallWharfLoad(goods=tuple((k, c) for k, c in zip(kinds, counts, strict=True) if c))
 
 
+def _in_order(move):  # type: ignore[no-untyped-def]
+    """A small wharf's shipment with its kinds sorted: one move, whatever order its barrels are
+    written in (the engine lists each once, in the order the board holds them)."""
+    from referee.moves.clauses import SmallWharfLoad
+
+    return SmallWharfLoad(goods=tuple(sorted(move.goods))) if isinstance(move, SmallWharfLoad) else move
+
+
 # The last test reads what every game's comparisons met (`compared_loads`, cached): one worker
 # running the group in its order (pytest-xdist's loadgroup) spares it the games; in any other
 # worker, or alone, it plays again those it lacks.
@@ -1179,11 +1187,11 @@ def compared_loads(ruleset: str, seed: int) -> Counter[str]:
             checking[0] = True
             try:
                 for q in range(self.n):
-                    listed = set(legal.legal_moves(self, q))
+                    listed = {_in_order(move) for move in legal.legal_moves(self, q)}
                     for candidate in _captain_candidates(self, q):
                         if legal.accepts(self, q, candidate):
                             checked[candidate.kind] += 1
-                            assert candidate in listed, (q, candidate)
+                            assert _in_order(candidate) in listed, (q, candidate)
             finally:
                 checking[0] = False
         return real(self, p, move)
@@ -1201,7 +1209,7 @@ def test_every_load_the_engine_accepts_is_among_the_legal_moves(ruleset, seed):
     moves of that step (`compared_loads`). (In the other phases the legal moves are the
     candidates the engine accepts, and the property above holds for them.)"""
     checked = compared_loads(ruleset, seed)
-    assert checked["load"] > 20, checked
+    assert checked["load"] > 15, checked  # (a game's loads number 19 to 60)
 
 
 @IN_ORDER

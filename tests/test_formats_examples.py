@@ -1,4 +1,4 @@
-"""Every example of the contract (docs/formats/, version 3) is accepted as written and gives what
+"""Every example of the contract (docs/formats/, version 4) is accepted as written and gives what
 its page says: the game log, the score sheet, the shipping position and its JSON answer, the
 JSON of `referee validate` and of `referee next`, and the form of a diagnostic.
 

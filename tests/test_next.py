@@ -94,7 +94,7 @@ def with_step(record: GameRecord, ruleset: str, decision: dict, move: str) -> st
 
 
 def game_before(record: GameRecord) -> Game:
-    return _played(record, False)[0]
+    return _played(record)[0]
 
 
 def equivalent(game: Game, role: str, player: int, real: AnyMove | Keep, listed: list[str], keep: bool) -> bool:
@@ -151,8 +151,10 @@ def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
         prefix = prefix_text(record, upto, ruleset)
         run = next_decision(prefix, "prefix.yaml")
         assert run.report.errors == [], (path.name, k, run.report.errors)
-        if run.report.complete:  # the game's end has come: the log may still write its last phase's passes and forced moves
-            assert all(step.kind in ("move", "keep", "draw") and step.phase == len(record.phases) - 1 for step in all_steps[k:]), (path.name, k)
+        # the game ends in `next` only when nobody has a decision left in its last round: every
+        # step the log still writes is offered first (all but a last face-up row nobody takes from)
+        if run.report.complete:
+            assert all(step.kind == "draw" and step.phase == len(record.phases) - 1 for step in all_steps[k:]), (path.name, k, all_steps[k])
             assert run.decision is None and run.report.scores is not None
             break
         decision = run.decision
@@ -185,8 +187,11 @@ def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
             else:
                 assert left_out(game, role, decider, d), where
         else:
+            later = [other.player for other in all_steps[k:] if other.kind == "keep" and other.phase == step.phase]
             if d["kind"] == "keep" and decider == step.player:
                 assert step.move is not None and equivalent(game, role, decider, step.move, d["moves"], True), where
+            elif d["kind"] == "keep" and decider in later:
+                pass  # the keep entries are a mapping: the log writes the decider's later (they are asked first from the captain)
             else:  # a wharf owner let their turn go, or an earlier player's keep was left out
                 assert left_out(game, role, decider, d), where
         # offered moves appended give valid logs: `referee validate`'s verdict (check_log, without
@@ -199,11 +204,46 @@ def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
         checked += 1
     final = next_decision(text, path.name)
     assert final.report.errors == []
+    recorded = check_log(text, path.name)
     if final.report.complete:
-        assert final.decision is None and final.report.scores is not None
+        assert final.decision is None and final.report.scores is not None and recorded.complete
     else:
         assert final.decision is not None
+        assert final.complete_if_passes == recorded.complete  # validate's reading, beside next's
+    if recorded.complete:  # what the log leaves out, played as `next` offers it, ends the game with the scores it had
+        ended, appended = played_out(text)
+        assert ended.report.complete and recorded.scores is not None and ended.report.scores is not None
+        assert [s.total for s in ended.report.scores] == [s.total for s in recorded.scores], path.name
+        assert (appended > 0) == final.complete_if_passes
     return checked
+
+
+def left_out_move(decision: dict) -> str:
+    """What a log that leaves the decider out of their decision means: a pass; for a keep, the
+    most barrels (written first); a craftsman's extra, taken; a forced move, made."""
+    moves = decision["moves"]
+    if "pass" in moves:
+        return "pass"
+    if decision["kind"] == "keep" or len(moves) == 1:
+        return moves[0]
+    assert decision["phase"] == "craftsman", decision
+    return next(move for move in moves if move != "extra none")
+
+
+def played_out(text: str) -> tuple[NextReport, int]:
+    """The log with every decision `next` still asks of it answered as the log leaves it out
+    (`left_out_move`), each appended log valid; the last answer, and how many were appended."""
+    appended = 0
+    run = next_decision(text, "log.yaml")
+    while run.decision is not None:
+        assert appended < 50, "the game does not end"
+        record = read_log(text, "log.yaml")
+        decision = run.decision.as_json()
+        text = with_step(record, record.rules.id, decision, left_out_move(decision))
+        run = next_decision(text, "log.yaml")
+        assert run.report.errors == [], (decision, run.report.errors)
+        appended += 1
+    return run, appended
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -275,9 +315,108 @@ def test_a_settler_phase_with_its_row_written_is_over() -> None:
 
 
 def test_a_complete_game_waits_for_nothing_and_has_its_scores() -> None:
-    obj = _json(["next", "--format", "json", str(FIXTURES / "game-3p.yaml")], 0)
-    assert obj["decision"] is None and obj["complete"] is True
+    ended, _ = played_out((FIXTURES / "game-3p.yaml").read_text())
+    obj = next_object(ended)
+    assert obj["decision"] is None and obj["complete"] is True and "complete_if_passes" not in obj
     assert [s["total"] for s in sorted(obj["scores"], key=lambda s: s["rank"])] == [44, 41, 40]
+
+
+NEXT_CASES = FIXTURES / "next-cases"
+
+
+def test_the_last_phase_of_a_game_whose_end_has_come_is_still_played() -> None:
+    """Issue 39, A: the colonists ran out in round 16 and Cleo has just chosen the builder, the
+    round's last role: Cleo, Ana and Ben each still build or pass, and Ana's residence wins."""
+    path = NEXT_CASES / "A1-last-phase-base.yaml"
+    assert check_log(path.read_text(), path.name).complete  # validate: a recorded game, the players left out passed
+    obj = _json(["next", "--format", "json", str(path)], 0)
+    assert obj["complete"] is False and obj["complete_if_passes"] is True and obj["scores"] is None
+    assert obj["decision"]["player"] == "Cleo" and obj["decision"]["phase"] == "builder" and "residence for 8" in obj["decision"]["moves"]
+    assert "(or, if the moves left out are passes: the game is over after round 16, because the colonist ship could not be refilled)" in obj["waiting"]
+    record = read_log(path.read_text(), path.name)
+    after_cleo = with_step(record, "base", obj["decision"], "pass")
+    ana = next_object(next_decision(after_cleo, "a1.yaml"))
+    assert ana["decision"]["player"] == "Ana" and "residence for 6" in ana["decision"]["moves"] and ana["complete_if_passes"] is True
+    after_ana = with_step(read_log(after_cleo, "a1.yaml"), "base", ana["decision"], "residence for 6")
+    ben = next_object(next_decision(after_ana, "a1.yaml"))
+    assert ben["decision"]["player"] == "Ben" and ben["decision"]["moves"][0] == "pass"
+    ended = next_object(next_decision(with_step(read_log(after_ana, "a1.yaml"), "base", ben["decision"], "pass"), "a1.yaml"))
+    assert ended["complete"] is True and ended["decision"] is None and "complete_if_passes" not in ended
+    assert next(s for s in ended["scores"] if s["rank"] == 1)["player"] == "Ana"
+    assert _json(["validate", "--format", "json", str(NEXT_CASES / "A1-last-phase-base-played.yaml")], 0)["scores"][0]["player"] == "Ana"
+
+
+def test_a_game_ending_in_round_two_is_played_to_the_end_of_its_round() -> None:
+    """Issue 39, A2: 5 colonists in the supply; the game ends in round 2, but Ana still builds."""
+    result = CliRunner().invoke(app, ["next", str(NEXT_CASES / "A2-last-phase-small.yaml")])
+    assert result.exit_code == 0
+    assert "valid so far, game in progress (6 moves); next: the builder phase: Ana may build" in result.output
+    assert "Ana's move in the builder phase" in result.output and "  harbor for 7\n" in result.output
+
+
+def test_a_finished_game_says_so(tmp_path: Path) -> None:
+    played = NEXT_CASES / "A2-last-phase-small-played.yaml"
+    path = tmp_path / "finished.yaml"
+    path.write_text(played.read_text() + "      - Ben: pass\n      - Cleo: pass\n")
+    (tmp_path / "few-colonists.yaml").write_text((NEXT_CASES / "few-colonists.yaml").read_text())
+    result = CliRunner().invoke(app, ["next", str(path)])
+    assert result.exit_code == 0 and result.output.strip().endswith("valid, complete game (9 moves); winner: Ana with 3 VP; scores: Ana 3, Cleo 0, Ben 0"), result.output
+    early = CliRunner().invoke(app, ["next", str(played)])  # Ben and Cleo have not built yet
+    assert "game in progress (7 moves)" in early.output and "Ben's move in the builder phase" in early.output
+
+
+def test_a_wharf_owner_who_let_their_turn_go_is_not_asked_again() -> None:
+    """Issue 39, B: Ana passed with only her wharf to use, and nobody can load a cargo ship: the
+    loading is over, the next decision is her keep; her wharf is no longer accepted."""
+    path = NEXT_CASES / "B-wharf-pass-reasked.yaml"
+    decision = _json(["next", "--format", "json", str(path)], 0)["decision"]
+    assert decision == {"player": "Ana", "phase": "captain", "kind": "keep", "moves": ["corn", "none"]}
+    for after in ("B-wharf-pass-then-keep.yaml", "B-wharf-pass-then-next-phase.yaml"):
+        assert _json(["validate", "--format", "json", str(NEXT_CASES / after)], 0)["valid"] is True
+    text = path.read_text().rstrip("\n") + "\n      - Ana: wharf corn\n"
+    report = check_log(text, "b.yaml")
+    assert [d.rule for d in report.errors] == ["captain.loading-over"] and report.errors[0].location.line == len(text.splitlines())
+    assert "Ana let her turn go" not in report.errors[0].message and report.errors[0].message.startswith("Ana let their turn go and nobody has loaded since")
+
+
+@pytest.mark.parametrize(("case", "clause", "rule"), [("C1-university-no-colonist", "university", "builder.no-colonist"), ("C2-hospice-no-colonist", "hospice", "settler.no-colonist")])
+def test_no_clause_for_a_colonist_that_cannot_come(case: str, clause: str, rule: str) -> None:
+    """Issue 39, C: supply and ship are empty; "if there are also none there, you go without"."""
+    decision = _json(["next", "--format", "json", str(NEXT_CASES / f"{case}.yaml")], 0)["decision"]
+    assert decision["moves"] and not any(clause in move for move in decision["moves"])
+    played = _json(["validate", "--format", "json", str(NEXT_CASES / f"{case}-played.yaml")], 1)
+    assert [e["rule"] for e in played["errors"]] == [rule]
+    assert "no colonist is left in the supply or on the colonist ship" in played["errors"][0]["message"]
+
+
+def test_the_craftsmans_decline_is_listed_once() -> None:
+    """Issue 39, E: `pass` and `extra none` are one move; it is listed as the log writes it, and
+    leaving the move out takes the extra."""
+    path = NEXT_CASES / "E-craftsman-pass.yaml"
+    decision = _json(["next", "--format", "json", str(path)], 0)["decision"]
+    assert decision["moves"] == ["extra none", "extra corn"]
+    record = read_log(path.read_text(), path.name)
+    corn = {}
+    for move in ("extra none", "pass", "extra corn"):  # `pass` is still accepted, and is the decline
+        state = next_object(next_decision(with_step(record, "base", decision, move), "e.yaml"))["state"]
+        corn[move] = next(p for p in state["players"] if p["name"] == "Cleo")["goods"].get("corn", 0)
+    assert corn == {"extra none": 1, "pass": 1, "extra corn": 2}
+    assert next(p for p in next_object(next_decision(path.read_text(), "e.yaml"))["state"]["players"] if p["name"] == "Cleo")["goods"] == {"corn": 1}
+
+
+def test_a_sale_carries_its_income_and_the_log_accepts_it() -> None:
+    text = game_log("""
+        - mayor: Anna
+        - craftsman: Ben
+        - trader: Cleo
+    """)
+    decision = _decision(text)  # Cleo's corn, occupied in the mayor phase, made one barrel
+    assert decision["player"] == "Cleo" and decision["moves"] == ["pass", "corn for 1"]  # price 0, the trader's privilege +1
+    record = read_log(text, "game.yaml")
+    sold = next_object(next_decision(with_step(record, "base", decision, "corn for 1"), "game.yaml"))
+    assert sold["valid"] is True and sold["state"]["players"][2]["doubloons"] == 2 + 1
+    wrong = check_log(text + "    moves:\n      - Cleo: corn for 2\n", "game.yaml")
+    assert [d.rule for d in wrong.errors] == ["trader.income"] and "Cleo receives 1 for corn (price 0, trader +1), not 2" in wrong.errors[0].message
 
 
 def test_a_broken_log_is_answered_as_validate_answers_it(tmp_path: Path) -> None:
@@ -413,3 +552,46 @@ def test_a_keep_lists_every_storage_the_rules_accept_the_most_first():
     for move in decision.moves:
         appended = next_decision(with_step(cut_record, "base", decision.as_json(), move), "kept.yaml")
         assert appended.report.errors == [], (move, appended.report.errors)
+
+
+def test_no_two_offered_moves_give_the_same_state() -> None:
+    """Issue 39, 4: one move, one entry. Over random games of every ruleset and player count, at
+    every few steps, each move `next` offers leaves the boards in a state no other offered move
+    leaves them in (a mayor's arrangements, which may number thousands, up to 300 of them)."""
+    from referee.jobs.play import play, to_log
+    from referee.rulesets.load import load_ruleset
+
+    compared = 0
+    for ruleset in ("base", "expansion-1", "1897"):
+        rules = load_ruleset(ruleset)
+        for players in sorted(rules.model.player_counts):
+            record = read_log(to_log(play(rules, players, seed=100 + players), ruleset), "random.yaml")
+            all_steps = list(steps(record))
+            for k in range(0, len(all_steps), 5):
+                prefix = read_log(prefix_text(record, all_steps[:k], ruleset), "prefix.yaml")
+                decision = next_decision(prefix_text(record, all_steps[:k], ruleset), "prefix.yaml", limit=300).decision
+                if decision is None or decision.kind not in ("move", "keep") or not decision.moves or len(decision.moves) < 2:
+                    continue
+                game = game_before(prefix)
+                role = prefix.phases[-1].role
+                player = record.players.index(decision.player)  # type: ignore[arg-type]
+                keep = decision.kind == "keep"
+                seen: dict[str, str] = {}
+                for text in decision.moves:
+                    move = parse_keep(text, rules) if keep else parse_move(role, text, rules)
+                    after = json.dumps(_after(game, player, move, keep), sort_keys=True)
+                    assert after not in seen, (ruleset, players, k, decision.player, seen.get(after), text)
+                    seen[after] = text
+                    compared += 1
+    assert compared > 2000
+
+
+def test_a_keep_may_hold_part_of_a_kind_in_a_warehouse() -> None:
+    """Reproducer D: Dan holds 4 corn and an occupied small warehouse; keeping fewer is legal
+    (docs/rule-decisions.md), written `corn 3`, `corn 2`, and each appended log is valid."""
+    path = NEXT_CASES / "D-keep-part-of-a-kind.yaml"
+    decision = _json(["next", "--format", "json", str(path)], 0)["decision"]
+    assert decision == {"player": "Dan", "phase": "captain", "kind": "keep", "moves": ["corn all", "corn 3", "corn 2", "corn", "none"]}
+    record = read_log(path.read_text(), path.name)
+    for move in decision["moves"]:
+        assert check_log(with_step(record, "base", decision, move), "d.yaml").errors == []

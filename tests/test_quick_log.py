@@ -77,7 +77,7 @@ def test_the_quick_log_reader_never_reads_a_log_otherwise(corpus: list[str], see
         if record is not None:
             quick += 1
             assert record == read_fully(text), text[:300]
-    assert quick > 100
+    assert quick > 80  # (the mutations the quick reader reads vary with the logs generated: 99 to 130 of 1,500)
 
 
 def test_a_log_the_quick_reader_refuses_is_read_fully_with_its_messages() -> None:

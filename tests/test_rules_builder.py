@@ -223,3 +223,18 @@ def test_a_price_that_is_the_cost_is_said_once():
     assert "(cost 5)" not in message
     # the builder's own price is reached by the privilege: said
     assert "(cost 2, builder -1)" in check(builder("Anna: hacienda for 2")).errors[0].message
+
+
+def test_a_university_clause_with_no_colonist_left_is_refused():
+    """Supply and ship empty: the university brings nobody (docs/rule-decisions.md); the same
+    build without the clause is accepted, and so is the clause while a colonist is left
+    (`test_university_puts_one_colonist_on_the_new_building_even_with_three_circles`)."""
+    from referee.jobs.check import check_log
+    from tests.conftest import FIXTURES
+
+    cases = FIXTURES / "next-cases"
+    played = (cases / "C1-university-no-colonist-played.yaml").read_text()
+    report = check_log(played, "c1.yaml", base_dir=cases)
+    assert_error(report, "builder.no-colonist", last_line_of(played, "- Ana: harbor for 8, university"))
+    assert "the University's colonist cannot come: the Harbor is built without one" in report.errors[0].message
+    assert_valid(check_log(played.replace("- Ana: harbor for 8, university", "- Ana: harbor for 8"), "c1.yaml", base_dir=cases))

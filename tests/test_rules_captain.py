@@ -571,3 +571,16 @@ def test_a_barrels_vp_is_the_rulesets_in_the_replay_and_in_the_calculator(tmp_pa
         answer, code = ship_object(Input(position.replace("ruleset: base", f"ruleset: {ruleset}").encode(), "forced.yaml", tmp_path))
         assert code == 0, answer
         assert [answer["players"][name]["vp"]["guaranteed"] for name in ("Anna", "Ben", "Cleo", "Dora")] == expected
+
+
+def test_a_wharf_owner_who_passed_with_nobody_able_to_load_may_not_use_the_wharf_after():
+    """Ana let her turn go, nobody can load on a cargo ship and nobody loaded since: the loading is
+    over for her (docs/rule-decisions.md); her keep follows."""
+    from referee.jobs.check import check_log
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "next-cases" / "B-wharf-pass-reasked.yaml").read_text().rstrip("\n") + "\n      - Ana: wharf corn\n"
+    report = check_log(text, "b.yaml")
+    assert_error(report, "captain.loading-over", last_line_of(text, "- Ana: wharf corn"))
+    before, _, after = text.rpartition("      - Ana: pass\n")
+    assert_valid(check_log(before + after, "b.yaml"))  # without her pass, the wharf is hers to use

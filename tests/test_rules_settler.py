@@ -438,3 +438,18 @@ def test_a_full_island_cannot_use_the_hacienda_either():
 
 def test_a_full_island_passes():
     assert_valid(check(full_island("pass")))
+
+
+def test_a_hospice_clause_with_no_colonist_left_is_refused():
+    """Supply and ship empty: "if there are also none there, you go without" (docs/rule-decisions.md);
+    with a colonist on the ship, the clause above is accepted."""
+    from referee.jobs.check import check_log
+    from tests.conftest import FIXTURES
+
+    cases = FIXTURES / "next-cases"
+    played = (cases / "C2-hospice-no-colonist-played.yaml").read_text()
+    report = check_log(played, "c2.yaml", base_dir=cases)
+    assert_error(report, "settler.no-colonist", last_line_of(played, "- Ana: coffee, hospice"))
+    assert report.errors[0].message.startswith("no colonist is left in the supply or on the colonist ship, so the Hospice's colonist cannot come")
+    without = played.replace("- Ana: coffee, hospice", "- Ana: coffee")
+    assert_valid(check_log(without, "c2.yaml", base_dir=cases))

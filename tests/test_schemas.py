@@ -24,7 +24,7 @@ def _kind(path):
         return "score-sheet"
     if parts[0] == "positions":
         return "shipping-position"
-    if parts[0] == "rulesets":
+    if parts[0] == "rulesets" or "\nextends: " in path.read_text(encoding="utf-8"):  # (a ruleset beside the logs that use it)
         return "ruleset"
     return "game-log"
 

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases import PHASES, Phase
@@ -20,6 +20,9 @@ from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard
 from referee.moves.clauses import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
 from referee.wording import count, listing
+
+if TYPE_CHECKING:
+    from referee.rulesets.effects import EffectId
 
 
 class Game:
@@ -339,6 +342,20 @@ class Game:
 
 
     # --- shared supplies ------------------------------------------------------------------
+
+    def colonist_left(self) -> bool:
+        """Is a colonist left for a hospice or a university to bring: in the supply, else on the
+        ship? (If there are none there either, the player goes without: no clause for it.)"""
+        return self.colonist_supply > 0 or self.colonist_ship > 0
+
+    def no_colonist(self, rule: str, power: EffectId, what: str) -> RuleViolation:
+        """The refusal of a hospice's or a university's colonist (`power`, its effect id) when
+        none is left (`colonist_left`): `what` says what the player does without it ("the harbor is built")."""
+        t = self.rules.terms
+        return RuleViolation(
+            rule,
+            f"no {t.colonist[0]} is left in the supply or on the {t.colonist_ship}, so the {self.rules.power_names(power)}'s {t.colonist[0]} cannot come: {what} without one",
+        )
 
     def take_colonist(self) -> bool:
         """One colonist from the supply, else from the ship (hospice, university); False if none."""

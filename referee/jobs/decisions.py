@@ -24,7 +24,7 @@ log is answered as `validate` answers it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
@@ -90,6 +90,7 @@ class NextReport:
     log: dict[str, Any] | None = None  # the log read, in the JSON form of a game log (it can be sent back with a move added)
     canonical: str | None = None  # the log read, as canonical YAML text
     position: str | None = None  # the shipping position of the captain phase under way (at its start) or on offer
+    complete_if_passes: bool = False  # `validate` reads the log as a complete game: the players it leaves out passed
 
     @property
     def exit_code(self) -> int:
@@ -107,34 +108,49 @@ def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base
     report, run = check_record(record, file)
     if report.errors or run.game is None:
         return NextReport(report)
-    game, history, position = _played(record, run.complete)
+    # read as a game still being played: the last phase left open, also where the log is complete
+    # as a recorded game (its end has come and the players it leaves out passed): they still decide
+    game, history, position = _played(record)
     round_number = game.round
-    decision = None if run.complete else decide(game, record.phases[-1] if record.phases else None, limit)
-    if game.round != round_number:  # the open phase, finished by `decide`, was the round's last
+    decision = decide(game, record.phases[-1] if record.phases else None, limit)
+    if game.round != round_number or game.over:  # the open phase, finished by `decide`, ended the round or the game
         history.append(_standing(game, round_number))
+    complete_if_passes = decision is not None and run.complete
+    if complete_if_passes:
+        report = _still_played(report, game, run.game.end_text())
     if decision is not None and decision.kind == "role":  # what the captain's phase would be, were it chosen now
         position = captain_position(game, game.chooser) if Captain.role in game.available_roles() else None
     elif not isinstance(game.phase, Captain):
         position = None
-    return NextReport(report, decision, board_state(game), history, log_document(record), canonical_log(record), position)
+    return NextReport(report, decision, board_state(game), history, log_document(record), canonical_log(record), position, complete_if_passes)
 
 
-def _played(record: GameRecord, complete: bool) -> tuple[Game, list[dict[str, Any]], str | None]:
-    """The game of a valid log played to its last line: a complete game to its end; a game in
-    progress with its last phase still open (not finished, so that its moves can be asked
-    for). And each player's VP and doubloons at the start and at the end of every round, and
-    the shipping position of the last phase, if it is a captain's, at its start."""
+def _still_played(recorded: LogReport, game: Game, ended: str) -> LogReport:
+    """The verdict on a log that `validate` reads as a complete game (its end has come, and the
+    players it leaves out of the last phase passed), read as a game still being played: in
+    progress, its last phase's decision awaited; `ended`, why the game ends if they all pass."""
+    assert game.phase is not None
+    waiting = f"{game.phase.waiting()} (or, if the moves left out are passes: the game is over after {ended})"
+    return replace(recorded, complete=False, scores=None, end=None, waiting=waiting)
+
+
+def _played(record: GameRecord) -> tuple[Game, list[dict[str, Any]], str | None]:
+    """The game of a valid log played to its last line, its last phase still open (not
+    finished, so that its moves can be asked for: `decide` finishes it where nobody has a
+    decision left in it). And each player's VP and doubloons at the start and at the end of
+    every round, and the shipping position of the last phase, if it is a captain's, at its start."""
     game = Game(record.rules, record.players, record.plantations, record.buildings)
     history = [_standing(game, 0)]
     position = None
     phases = record.phases
+    last = len(phases) - 1
     for index, entry in enumerate(phases):
-        if index == len(phases) - 1 and not complete and PHASES.get(entry.role) is Captain:
+        if index == last and PHASES.get(entry.role) is Captain:
             position = captain_position(game, entry.chooser)
         game.choose_role(entry.chooser, entry.role, entry.doubloons)
         for move in entry.moves:
             game.play(move.player, move.move, move.guests)
-        if index == len(phases) - 1 and not complete:
+        if index == last:
             break
         before = game.round
         game.finish_phase(entry.reveal, entry.keep)

@@ -52,6 +52,8 @@ def next_object(run: NextReport) -> dict[str, Any]:
     `decision` (and, beside it, `state` and `history` for a page)."""
     obj = report_object(run.report)
     obj["decision"] = run.decision.as_json() if run.decision is not None else None
+    if run.complete_if_passes:  # `validate` reads the log as a complete game: the players it leaves out passed
+        obj["complete_if_passes"] = True
     obj["state"] = run.state
     obj["history"] = run.history if run.state is not None else None
     obj["log"] = run.log

@@ -122,7 +122,7 @@ class Builder(TurnPhase):
                 price = 0
             for with_colonist in universities:
                 if b.doubloons >= price:  # `affordable`
-                    if not with_colonist or self.university_colonist(p, building, None):
+                    if not with_colonist or (self.university_colonist(p, building, None) and self.colonist_to_come(p, None)):
                         yield build_move(ident, price, with_colonist)
                 elif markets:  # payments in kind only where the money is short (`market_price`: all of it is spent)
                     yield from self._market_builds(p, building, price, markets[0], with_colonist)
@@ -139,7 +139,7 @@ class Builder(TurnPhase):
             for good in goods:
                 for vp in chips:
                     payments = (colonist is not None) + (good is not None) + vp
-                    if payments and self.market_price(p, price, payments) and (not university or self.university_colonist(p, building, colonist)):
+                    if payments and self.market_price(p, price, payments) and (not university or (self.university_colonist(p, building, colonist) and self.colonist_to_come(p, colonist))):
                         yield build_move(building.id, b.doubloons, university, colonist, good, vp)
 
     # --- the rules of a build, asked by `check` and by `turn_moves` ---------------------------
@@ -178,6 +178,15 @@ class Builder(TurnPhase):
         """Can a university's colonist come with `building`: a university occupied
         (`university_occupied`) and a circle on the building?"""
         return self.university_occupied(p, paid_from) and building.circles > 0
+
+    def colonist_to_come(self, p: int, paid_from: str | None) -> bool:
+        """Is a colonist left for the university to bring: in the supply or on the ship
+        (`Game.colonist_left`), or the one `p` pays to the black market from `paid_from`, where
+        it goes to the supply first?"""
+        if self.game.colonist_left():
+            return True
+        markets = self.board(p).powers(self.rules, "build.black-market") if paid_from is not None else []
+        return bool(markets) and markets[0].spent_to == "supply"
 
     @staticmethod
     def market_takes(market: BuildBlackMarket, kind: str) -> bool:
@@ -253,6 +262,8 @@ class Builder(TurnPhase):
                 raise RuleViolation("builder.university", f"{self.who(p)} has no occupied {names}: no {rules.terms.colonist[0]} comes with the building")
             if not self.university_colonist(p, building, move.pay_colonist):  # occupied: the circle is what is missing
                 raise RuleViolation("builder.university", f"the {name} has no circle for a {rules.terms.colonist[0]}")
+            if not self.colonist_to_come(p, move.pay_colonist):
+                raise game.no_colonist("builder.no-colonist", "build.colonist", f"the {name} is built")
 
     def _how(self, p: int, building: Building, move: Build) -> str:
         """' (cost 5, 1 quarry -1)' after a price: how it was reached; nothing when the price is

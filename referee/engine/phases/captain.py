@@ -325,7 +325,14 @@ class Captain(Phase):
         loader, is later or None), write `pass`? Only with a wharf or small wharf they could
         use; once nobody can load on a cargo ship, once until someone loads again (so that
         the turns, and the lists of moves, end)."""
-        return (loader is not None or p not in self.passed) and (self.may_use_wharf(p) or self.may_use_small_wharf(p))
+        return not self.loading_over(p, loader) and (self.may_use_wharf(p) or self.may_use_small_wharf(p))
+
+    def loading_over(self, p: int, loader: int | None) -> bool:
+        """Has `p` let their turn go (`pass`) with nobody able to load on a cargo ship (`loader`,
+        the next loader, None), and nobody loaded since? Then the loading is over for them:
+        their wharf is not asked again (2002 rulebook, "Wharf": if he cannot load a cargo ship
+        he may use the wharf or pass; docs/rule-decisions.md)."""
+        return loader is None and p in self.passed
 
     def _check_pass(self, p: int) -> None:
         """May `p` let their turn go with `pass` now (docs/formats/game-log.md, version 3)? A
@@ -375,6 +382,12 @@ class Captain(Phase):
                     "turn.not-your-turn",
                     f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}",
                     passed=q,
+                )
+            if self.passed and self.loading_over(p, q):
+                raise RuleViolation(
+                    "captain.loading-over",
+                    f"{self.who(p)} let their turn go and nobody has loaded since: nobody can load on a cargo ship, so the loading is over for them "
+                    f"(their {self.rules.power_names('ship.private-ship' if isinstance(move, WharfLoad) else 'ship.small-wharf')} is used on a turn of theirs, before they pass)",
                 )
             if isinstance(move, WharfLoad):
                 self._check_wharf(p, move.good)
@@ -662,9 +675,11 @@ class Captain(Phase):
         n = game.n
         out: list[tuple[int, AnyMove]] = []
         q = None  # the next loader (next_loader): found on the way
-        loader = self.next_loader() if passes else None
+        loader = self.next_loader() if passes or self.passed else None
         for i in range(n):
             p = (self.pointer + i) % n
+            if self.loading_over(p, loader):
+                continue  # they let their turn go, and nobody can load on a cargo ship: nothing more of theirs
             if q is None:
                 for good, amount, allowed in cargo_options(self.board(p), game.ships):
                     q = p

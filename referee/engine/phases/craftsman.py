@@ -106,9 +106,10 @@ class Craftsman(Phase):
 
     def candidates(self, p: int) -> Iterator[AnyMove]:
         """Pass; for the craftsman, every choice of extra barrels (none, each mix up to the
-        privilege, and fewer than allowed)."""
-        yield Pass()
+        privilege, and fewer than allowed). The craftsman's decline is `extra none`, listed once
+        (their `pass`, the same move, is accepted when written)."""
         if p != self.chooser:
+            yield Pass()
             return
         yield Extra(goods=())
         allowed = self.extras_allowed()
@@ -121,15 +122,14 @@ class Craftsman(Phase):
 
     def moves_for(self, p: int) -> Iterator[AnyMove]:
         """In the order of `candidates`, what `check_play` accepts: anyone else's pass; the
-        craftsman's, `extra none` and each choice of extra barrels while the extra is open
+        craftsman's `extra none` and each choice of extra barrels while the extra is open
         (`extra_open`), of kinds produced and left in the supply (`choices`, `takes`)."""
         if p != self.chooser:
             yield PASS
             return
         if not self.extra_open():
             return
-        yield PASS
-        yield Extra(goods=())
+        yield Extra(goods=())  # the decline, once: not also as `pass` (docs/rule-decisions.md)
         allowed = self.extras_allowed()
         choices = self.choices()
         for combo in product(choices, repeat=allowed):

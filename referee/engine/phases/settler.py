@@ -61,7 +61,7 @@ class Settler(TurnPhase):
         picks = [tile for tile in dict.fromkeys(self.game.face_up) if self.face_up(tile)]
         if self.quarry_open(p):
             picks.append(quarry)
-        hospice = (False, True) if self.hospice(p) else (False,)
+        hospice = (False, True) if self.hospice(p) and self.game.colonist_left() else (False,)
         forests = self.forests(p)
         draws: list[str | None] = [None]
         if self.draws(p):
@@ -160,6 +160,8 @@ class Settler(TurnPhase):
         if move.hospice and not self.hospice(p):
             names = rules.power_names("settle.colonist")
             raise RuleViolation("settler.hospice", f"{self.who(p)} has no occupied {names}: no extra {rules.terms.colonist[0]} comes with the tile")
+        if move.hospice and not self.game.colonist_left():
+            raise self.game.no_colonist("settler.no-colonist", "settle.colonist", f"the {self.name_of(tile)} is taken")
 
     def apply(self, p: int, move: AnyMove) -> None:
         assert isinstance(move, Settle)

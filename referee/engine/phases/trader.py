@@ -76,24 +76,24 @@ class Trader(TurnPhase):
     def candidates(self, p: int) -> Iterator[AnyMove]:
         """Pass; a sale of each kind held (and to the player's own trading post, if occupied)."""
         yield Pass()
-        post = self.board(p).has(self.rules, "trade.own-post")
+        posts = self.board(p).powers(self.rules, "trade.own-post")
         for good, n in self.board(p).goods.items():
             if n > 0:
-                yield Sell(good=good)
-                if post:
-                    yield Sell(good=good, own_post=True)
+                yield Sell(good=good, income=self._earned(p, good, True))  # the income written, as a build's price
+                if posts:
+                    yield Sell(good=good, income=self._earned(p, good, posts[0].markets), own_post=True)
 
     def turn_moves(self, p: int) -> Iterator[AnyMove]:
         """Pass; then, in the order of `candidates`, each sale `check` accepts: a barrel held
         (`holds`) of a kind the house takes (`kind_open`), or to the player's own post."""
         yield PASS
-        post = self.board(p).has(self.rules, "trade.own-post")
+        posts = self.board(p).powers(self.rules, "trade.own-post")
         for good in self.board(p).goods:
             if self.holds(p, good):
                 if self.kind_open(p, good):
-                    yield sell_move(good, False)
-                if post:
-                    yield sell_move(good, True)
+                    yield sell_move(good, False, self._earned(p, good, True))
+                if posts:
+                    yield sell_move(good, True, self._earned(p, good, posts[0].markets))
 
     def check(self, p: int, move: AnyMove) -> None:
         if not isinstance(move, Sell):
@@ -166,6 +166,7 @@ class Trader(TurnPhase):
 
 
 @lru_cache(maxsize=256)
-def sell_move(good: str, own_post: bool) -> Sell:
-    """A listed sale (moves are immutable: one object for each, however often listed)."""
-    return Sell(good=good, own_post=own_post)
+def sell_move(good: str, own_post: bool, income: int) -> Sell:
+    """A listed sale, with its income written (moves are immutable: one object for each, however
+    often listed)."""
+    return Sell(good=good, income=income, own_post=own_post)
