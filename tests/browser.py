@@ -33,12 +33,16 @@ IN_THE_BROWSER = pytest.mark.xdist_group("browser")
 
 @contextmanager
 def served() -> Iterator[str]:
-    """The page's address on a server of the browser tests' own."""
-    httpd = make_server("127.0.0.1", 0)
+    """The page's address on a server of the browser tests' own (its tables in a database of its own)."""
+    import tempfile
+
+    folder = tempfile.TemporaryDirectory(prefix="referee-browser-tables-")
+    httpd = make_server("127.0.0.1", 0, database=Path(folder.name) / "tables.sqlite3")
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
     httpd.server_close()
+    folder.cleanup()
 
 
 @contextmanager

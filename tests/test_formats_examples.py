@@ -46,7 +46,15 @@ def test_every_code_block_of_the_contract_is_run_here():
         "game-log.md": ["yaml"],
         "score-sheet.md": ["yaml"],
         "shipping-position.md": ["yaml", "json"],  # the position, and its answer
+        "tables.md": ["json", "json"],  # the exports of fixtures/game-3p.yaml
     }
+
+
+def test_the_exports_of_the_tables_page_are_what_referee_export_writes():
+    blocks = [b.text for b in page_blocks("tables.md") if b.lang == "json"]
+    for kind, text in zip(("bgg", "bgstats"), blocks, strict=True):
+        done = referee("export", "--format", kind, str(FIXTURES / "game-3p.yaml"))
+        assert done.returncode == 0 and json.loads(done.stdout) == json.loads(text), kind
 
 
 def _body(text: str) -> list[str]:

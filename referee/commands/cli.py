@@ -467,6 +467,9 @@ def serve(
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port to serve on (0: any free one).")] = 8787,
     host: Annotated[str, typer.Option("--host", help="The address to bind: this machine only by default; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+    database: Annotated[
+        Path | None, typer.Option("--database", help="The SQLite file the tables of phones are kept in (made on first use; default: the user's data folder).", dir_okay=False)
+    ] = None,
 ) -> None:
     """The score sheet, the shipping calculator and the log check as a page in the browser (and their JSON API: POST /api/validate, /api/score-sheet, /api/ship)."""
     refused = _host_refused(host)
@@ -474,9 +477,13 @@ def serve(
         print(printable(f"--host {host!r}: error[usage.host]: {refused}"))
         raise typer.Exit(2)
     from referee.commands.server import serve as run
+    from referee.jobs.table_store import StoreError
 
     try:
-        run(host, port, open_browser)
+        run(host, port, open_browser, database)
+    except StoreError as exc:
+        print(printable(f"{database or 'tables'}: error[serve.database]: {exc}"))
+        raise typer.Exit(2) from None
     except OSError as exc:
         print(printable(f"{host}:{port}: error[serve.address]: cannot serve there: {exc.strerror or exc}"))
         raise typer.Exit(2) from None
@@ -712,3 +719,51 @@ def next_(
     _done(run.exit_code)
     print(json_text(next_object(run)) if format is Format.json else next_text(run))
     raise typer.Exit(run.exit_code)
+
+
+class ExportFormat(str, Enum):
+    bgstats = "bgstats"
+    bgg = "bgg"
+
+
+@_command("export")
+def export(
+    file: Annotated[str, typer.Argument(help="A complete game log; '-' reads standard input.", show_default=False)],
+    format: Annotated[ExportFormat, typer.Option("--format", "-f", help="bgstats: BG Stats' JSON import format; bgg: BoardGameGeek's fields of a logged play.")],
+    ruleset: RulesetOption = None,
+) -> None:
+    """A finished game as a play for the apps players log plays with, as JSON.
+
+    The players in seat order (the first governor first), their scores and the winner; the date
+    and place from the log's `meta` (today where it has no date). Puerto Rico is BoardGameGeek's
+    game 3076.
+
+    Exit code 0: written; 1: the log breaks a rule; 2: it could not be read, or the game is not over.
+    """
+    import datetime
+
+    from referee.commands.tables import export_answer
+    from referee.documents.inputs import read_input
+    from referee.jobs.check import check_log
+    from referee.located.tree import read_yaml
+    from referee.render.report import diagnostic_line, score_json
+    from referee.wording import json_text
+
+    item = read_input(file)
+    if item.data is None:
+        assert item.error is not None
+        print(diagnostic_line(item.error, item.name))
+        raise typer.Exit(2)
+    report = check_log(item.data, item.name, ruleset, False, item.base)
+    if report.errors:
+        for diagnostic in report.errors:
+            print(diagnostic_line(diagnostic, item.name))
+        raise typer.Exit(report.exit_code)
+    if not report.complete or report.scores is None:
+        print(printable(f"{item.name}: error[export.in-progress]: the game is still being played ({report.waiting}): a play is exported once it is over"))
+        raise typer.Exit(2)
+    document = read_yaml(item.data, item.name).plain()
+    log = {"players": [s.player for s in report.scores], "meta": document.get("meta") if isinstance(document, dict) else None}
+    if isinstance(document, dict) and isinstance(document.get("players"), list):
+        log["players"] = [str(name) for name in document["players"]]
+    print(json_text(export_answer(format.value, log, [score_json(s) for s in report.scores], datetime.date.today().isoformat())))

@@ -49,6 +49,7 @@ Nothing here is imported by the other commands (uvicorn is imported only by this
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import multiprocessing
 import re
@@ -64,12 +65,16 @@ from dataclasses import dataclass
 from functools import partial
 from http import HTTPStatus
 from importlib import resources
+from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from referee.commands.tables import SEATS_MAX, TableRefused, Tables, read_body, store_failure
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+from referee.jobs.table_store import Change, StoreError
 from referee.located.tree import MAX_BYTES
 from referee.wording import json_text
 
@@ -353,8 +358,13 @@ class _Api:
     """The page and the API as an ASGI application: routes, bodies within their bounds, jobs in
     threads or processes; every answer JSON (but the page's)."""
 
-    def __init__(self, ship_seconds: float) -> None:
+    def __init__(self, ship_seconds: float, tables: Tables) -> None:
         self.ship_seconds = ship_seconds
+        self.tables = tables
+        self.listeners: dict[str, set[asyncio.Queue[Change]]] = {}  # each table's event streams (in the event loop)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.ended: asyncio.Event | None = None  # set when the server stops: the event streams end
+        self._address = "127.0.0.1"
         self.threads = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="referee-job")
         self.waiting = ThreadPoolExecutor(CALCULATIONS, thread_name_prefix="referee-calculation")  # each waits on one process
         self.processes = _start_processes()
@@ -368,11 +378,14 @@ class _Api:
         self.stopping = True
         for stop in list(self.running):
             stop.set()
+        if self.ended is not None:
+            self.ended.set()
 
     def close(self) -> None:
         self.stop()
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.waiting.shutdown(wait=False, cancel_futures=True)
+        self.tables.close()
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -380,8 +393,19 @@ class _Api:
         path = scope["raw_path"].decode("latin-1")  # as sent, %-escapes kept: a ruleset name is never decoded into a path
         method = scope["method"]
         whole = True  # the request's body was read (or it has none): the connection can serve another
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            self.ended = asyncio.Event()
+            self.tables.on_change = self._changed
         try:
-            if method == "GET":
+            if path == "/api/tables" or path.startswith("/api/tables/"):
+                whole = method not in ("POST", "DELETE")
+                table_answer = await self._table_request(scope, receive, send, method, path)
+                if table_answer is None:
+                    return  # an event stream, answered as it went; or the client left
+                status, payload, kind = table_answer
+                whole = True  # (a body is read first, whatever the answer)
+            elif method == "GET":
                 status, payload, kind = await asyncio.get_running_loop().run_in_executor(self.threads, _get, path)
             elif method == "POST":
                 whole = False
@@ -446,6 +470,197 @@ class _Api:
         finally:
             self.running.discard(abandoned)
             self.free.release()
+
+
+    # --- tables (referee/commands/tables.py) ---
+
+    async def _table_request(self, scope: dict[str, Any], receive: Receive, send: Send, method: str, path: str) -> tuple[HTTPStatus, bytes, str] | None:
+        """A request of docs/formats/tables.md: (status, payload, content type), or None for an
+        event stream (answered here, as it goes) or a client that left."""
+        loop = asyncio.get_running_loop()
+        parts = path.removeprefix("/api/tables").strip("/").split("/") if path != "/api/tables" else []
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        token = _bearer(scope)
+        tables = self.tables
+
+        async def run(job: Callable[..., Any], *args: Any) -> Any:
+            try:
+                return await loop.run_in_executor(self.threads, job, *args)
+            except StoreError as exc:
+                raise store_failure(exc) from None
+
+        try:
+            data = b""
+            if method == "POST" or (method == "DELETE" and _has_length(scope)):  # read first: the connection then serves another request
+                read = await _body(scope, receive)
+                if read is None:
+                    return None
+                data = read
+            if not all(_TABLE_PART.fullmatch(part) for part in parts) or len(parts) > 2:
+                raise TableRefused(HTTPStatus.NOT_FOUND, "table.path", f"no API at {path}")
+            table_id = parts[0] if parts else None
+            action = parts[1] if len(parts) > 1 else None
+            if method in ("POST", "DELETE"):
+                body = read_body(data)
+                if table_id is None and method == "POST":
+                    status, answer = await run(tables.create, body, partial(_join_link, scope, self.address))
+                elif method == "DELETE" and table_id is not None and action is None:
+                    status, answer = await run(tables.delete, table_id, token)
+                elif method == "POST" and action in ("seats", "moves", "undo") and table_id is not None:
+                    status, answer = await run({"seats": tables.seat, "moves": tables.move, "undo": tables.undo}[action], table_id, body, token)
+                else:
+                    raise TableRefused(HTTPStatus.NOT_FOUND, "table.path", f"no {method} at {path}")
+                return status, _json(answer), "application/json"
+            if method != "GET":
+                raise TableRefused(HTTPStatus.METHOD_NOT_ALLOWED, "table.method", f"{method} is not served at {path}")
+            if table_id is None:
+                if not _from_this_machine(scope):
+                    raise TableRefused(HTTPStatus.FORBIDDEN, "table.list", "the tables kept here are listed on the server's own machine only (a table's link is what joins it)")
+                status, answer = await run(tables.listing)
+            elif action is None:
+                status, answer = await run(tables.get, table_id)
+            elif action == "log":
+                text = await run(tables.log_text, table_id)
+                return HTTPStatus.OK, text.encode(), "application/yaml; charset=utf-8"
+            elif action == "export":
+                status, answer = await run(tables.export, table_id, query.get("format", ""))
+            elif action == "qr.svg":
+                svg = await run(_qr_svg, _join_link(scope, self.address, table_id), tables, table_id)
+                return HTTPStatus.OK, svg, "image/svg+xml"
+            elif action == "events":
+                await self._events(table_id, scope, receive, send)
+                return None
+            else:
+                raise TableRefused(HTTPStatus.NOT_FOUND, "table.path", f"no API at {path}")
+            return status, _json(answer), "application/json"
+        except TableRefused as refused:
+            return refused.status, _json(refused.body), "application/json"
+        except Refused as refused:  # a body over its bound, a missing length
+            return refused.status, _json(refused.body), "application/json"
+
+    @property
+    def address(self) -> str:
+        """host:port as the server was bound (a join link's host where the request names none)."""
+        return self._address
+
+    def _changed(self, table_id: str, change: Change) -> None:
+        """A change committed (in a job's thread): told to the table's event streams."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._publish, table_id, change)
+
+    def _publish(self, table_id: str, change: Change) -> None:
+        for queue in self.listeners.get(table_id, ()):
+            queue.put_nowait(change)
+
+    async def _events(self, table_id: str, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        """Server-Sent Events: `event: move` with the change, each time the table's log changes;
+        from `Last-Event-ID: N`, every change after the Nth first. A comment every
+        EVENTS_PING_SECONDS keeps the connection and shows a client that left."""
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self.threads, self.tables.get, table_id)  # 404 for an unknown table
+        except StoreError as exc:
+            raise store_failure(exc) from None
+        streams = self.listeners.setdefault(table_id, set())
+        if len(streams) >= SEATS_MAX:
+            raise TableRefused(HTTPStatus.SERVICE_UNAVAILABLE, "table.screens", f"the table has {SEATS_MAX} screens following it, its most")
+        queue: asyncio.Queue[Change] = asyncio.Queue()
+        streams.add(queue)
+        try:
+            headers = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": b"retry: 1000\n\n", "more_body": True})
+            sent = _last_event_id(scope)
+            if sent is not None:
+                for change in await loop.run_in_executor(self.threads, self.tables.store.changes_after, table_id, sent):
+                    await send({"type": "http.response.body", "body": _event(change), "more_body": True})
+                    sent = change.number
+            leaving = asyncio.ensure_future(_left(receive))
+            ended = asyncio.ensure_future(self.ended.wait()) if self.ended is not None else asyncio.ensure_future(asyncio.sleep(1e9))
+            try:
+                while True:
+                    getting = asyncio.ensure_future(queue.get())
+                    done, _ = await asyncio.wait((getting, leaving, ended), timeout=EVENTS_PING_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                    if getting not in done:
+                        getting.cancel()
+                    if leaving in done or ended in done:
+                        break
+                    if getting in done:
+                        change = getting.result()
+                        if sent is None or change.number > sent:
+                            await send({"type": "http.response.body", "body": _event(change), "more_body": True})
+                            sent = change.number
+                    else:
+                        await send({"type": "http.response.body", "body": b": ping\n\n", "more_body": True})
+            finally:
+                leaving.cancel()
+                ended.cancel()
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the client went while an event was written
+        finally:
+            streams.discard(queue)
+            if not streams:
+                self.listeners.pop(table_id, None)
+
+
+EVENTS_PING_SECONDS = 15.0
+_TABLE_PART = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def _event(change: Change) -> bytes:
+    return f"id: {change.number}\nevent: move\ndata: {json_text(change.as_json())}\n\n".encode()
+
+
+def _header(scope: dict[str, Any], name: bytes) -> str | None:
+    values = [value for key, value in scope["headers"] if key == name]
+    return values[0].decode("latin-1") if values else None
+
+
+def _bearer(scope: dict[str, Any]) -> str | None:
+    given = _header(scope, b"authorization")
+    if given is None or not given.lower().startswith("bearer "):
+        return None
+    return given[7:].strip() or None
+
+
+def _has_length(scope: dict[str, Any]) -> bool:
+    return _header(scope, b"content-length") is not None
+
+
+def _last_event_id(scope: dict[str, Any]) -> int | None:
+    given = _header(scope, b"last-event-id")
+    return int(given) if given is not None and given.isascii() and given.isdigit() and len(given) < 12 else None
+
+
+def _from_this_machine(scope: dict[str, Any]) -> bool:
+    client = scope.get("client")
+    if not client:
+        return False
+    try:
+        return ipaddress.ip_address(client[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _join_link(scope: dict[str, Any], address: str, table_id: str) -> str:
+    """The link a phone opens to join a table: this page, as the request reached it."""
+    host = _header(scope, b"host") or address
+    if not re.fullmatch(r"[A-Za-z0-9.:\[\]-]{1,255}", host):
+        host = address
+    return f"http://{host}/#table={table_id}"
+
+
+def _qr_svg(link: str, tables: Tables, table_id: str) -> bytes:
+    """The join link as a QR code (segno, as SVG), for an existing table."""
+    import io
+
+    import segno
+
+    tables.get(table_id)  # 404 for an unknown table
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, title="Join this table")
+    return out.getvalue()
 
 
 async def _body(scope: dict[str, Any], receive: Receive) -> bytes | None:
@@ -652,10 +867,13 @@ class Server:
     """A server bound to its address, not yet serving: `serve_forever()` serves (in any thread),
     `shutdown()` stops it from another, `server_close()` frees the address."""
 
-    def __init__(self, host: str, port: int, ship_seconds: float = SHIP_SECONDS, read_seconds: float = READ_SECONDS) -> None:
+    def __init__(self, host: str, port: int, ship_seconds: float = SHIP_SECONDS, read_seconds: float = READ_SECONDS, database: Path | None = None) -> None:
+        tables = Tables(database if database is not None else default_database())
+        tables.check()  # a database that cannot be used: StoreError, one line at the start
         self.socket = _bind(host, port)
         self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
-        self.api = _Api(ship_seconds)
+        self.api = _Api(ship_seconds, tables)
+        self.api._address = f"{host if ':' not in host else f'[{host}]'}:{self.server_address[1]}"
         connection = type("Connection", (_Connection,), {"bound": _connection_bound(), "read_seconds": read_seconds})
         self.config = uvicorn.Config(
             self.api,
@@ -707,14 +925,22 @@ class Server:
         self.server_close()
 
 
-def make_server(host: str, port: int, ship_seconds: float = SHIP_SECONDS, read_seconds: float = READ_SECONDS) -> Server:
-    """A server bound to (host, port) (port 0: any free one), not yet serving."""
-    return Server(host, port, ship_seconds, read_seconds)
+def make_server(host: str, port: int, ship_seconds: float = SHIP_SECONDS, read_seconds: float = READ_SECONDS, database: Path | None = None) -> Server:
+    """A server bound to (host, port) (port 0: any free one), not yet serving; its tables kept
+    in `database` (None: `default_database()`, made on first use)."""
+    return Server(host, port, ship_seconds, read_seconds, database)
 
 
-def serve(host: str, port: int, open_browser: bool) -> None:
+def default_database() -> Path:
+    """Where the tables are kept unless `--database` says: the user's data folder."""
+    import platformdirs
+
+    return platformdirs.user_data_path("referee", appauthor=False) / "tables.sqlite3"
+
+
+def serve(host: str, port: int, open_browser: bool, database: Path | None = None) -> None:
     """Serve until interrupted (Ctrl-C)."""
-    server = make_server(host, port)
+    server = make_server(host, port, database=database)
     address = f"http://{host if ':' not in host else f'[{host}]'}:{server.server_address[1]}/"
     print(f"referee serves the score sheet, the shipping calculator and the log check at {address} (Ctrl-C stops it)", flush=True)
     if open_browser:

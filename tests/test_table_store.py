@@ -1,0 +1,185 @@
+"""The tables' database (referee/jobs/table_store.py): a change acknowledged is kept through a
+SIGKILL at any moment, two writers never lose or double one, and a database that cannot be used
+is one sentence."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from http.client import HTTPConnection
+from pathlib import Path
+
+import pytest
+
+from referee.jobs.table_store import Conflict, Step, StoreError, TableStore
+from tests.conftest import ROOT
+
+LOG = {"ruleset": "base", "players": ["Anna", "Ben", "Cleo"], "setup": {"plantations": ["indigo", "sugar", "corn", "coffee"]}, "phases": []}
+
+# A writer that acknowledges each change once it is committed, until it is killed.
+WRITER = """
+import json, sys
+from pathlib import Path
+from referee.jobs.table_store import Step, TableStore, Unknown
+store = TableStore(Path(sys.argv[1]))
+table_id = sys.argv[2]
+table = store.table(table_id)
+print("at", table.moves, flush=True)
+moves = table.moves
+while True:
+    table = store.write(table_id, moves, Step("move", "Anna", f"move {moves + 1}"), {"moves": moves + 1}, False, "Anna")
+    moves = table.moves
+    print("ack", moves, flush=True)
+"""
+
+
+@pytest.mark.xdist_group("processes")
+def test_a_change_acknowledged_is_kept_through_a_hundred_kills(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    store = TableStore(path)
+    table_id, _ = store.create(LOG, ["Anna", "Ben", "Cleo"], "base", False)
+    store.close()
+    rng = random.Random(100)
+    acknowledged = 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for _ in range(100):
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), table_id], stdout=subprocess.PIPE, text=True, env=env)
+        assert writer.stdout is not None
+        first = writer.stdout.readline().split()
+        assert first[0] == "at" and acknowledged <= int(first[1]) <= acknowledged + 1  # kept, and at most the one written but not yet acknowledged
+        acknowledged = int(first[1])
+        deadline = time.monotonic() + rng.uniform(0.0, 0.05)
+        while time.monotonic() < deadline:
+            line = writer.stdout.readline()
+            if line.startswith("ack"):
+                acknowledged = int(line.split()[1])
+        writer.send_signal(signal.SIGKILL)
+        for line in writer.stdout:  # what it printed before it died
+            if line.startswith("ack"):
+                acknowledged = int(line.split()[1])
+        writer.wait()
+    table = TableStore(path).table(table_id)
+    assert acknowledged <= table.moves <= acknowledged + 1 and acknowledged > 100
+    rows = sqlite3.connect(path).execute("SELECT number FROM steps WHERE table_id = ? ORDER BY number", (table_id,)).fetchall()
+    assert [n for (n,) in rows] == list(range(1, table.moves + 1))  # none lost, none doubled
+    assert table.log == {"moves": table.moves}
+
+
+def test_two_writers_never_lose_or_double_a_move(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    first, second = TableStore(path), TableStore(path)  # as two servers on one file
+    table_id, _ = first.create(LOG, ["Anna", "Ben", "Cleo"], "base", False)
+    kept: list[int] = []
+    lost: list[int] = []
+
+    def writer(store: TableStore, name: str) -> None:
+        for _ in range(60):
+            moves = store.table(table_id).moves
+            try:
+                kept.append(store.write(table_id, moves, Step("move", name, name), {}, False, name).moves)
+            except Conflict:
+                lost.append(moves)
+
+    threads = [threading.Thread(target=writer, args=(store, name)) for store, name in ((first, "Anna"), (second, "Ben"), (first, "Cleo"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    final = first.table(table_id).moves
+    assert sorted(kept) == list(range(1, final + 1)) and len(kept) + len(lost) == 180
+    assert [n for (n,) in sqlite3.connect(path).execute("SELECT number FROM steps WHERE table_id = ? ORDER BY number", (table_id,))] == list(range(1, final + 1))
+
+
+def test_an_undo_takes_back_the_last_step_and_the_log_is_written_again_without_it(tmp_path: Path) -> None:
+    store = TableStore(tmp_path / "tables.sqlite3")
+    table_id, _ = store.create(LOG, ["Anna", "Ben", "Cleo"], "base", False)
+    log = {**LOG, "phases": [{"builder": "Anna", "moves": []}]}
+    store.write(table_id, 0, Step("role", "Anna", "builder"), log, False, "Anna")
+    store.write(table_id, 1, Step("move", "Anna", "pass"), {**LOG, "phases": [{"builder": "Anna", "moves": [{"Anna": "pass"}]}]}, False, "Anna")
+    table = store.undo(table_id, 2, "host", lambda log: False)
+    assert table.moves == 1 and table.changes == 3 and table.log == log
+    with pytest.raises(Conflict):
+        store.undo(table_id, 2, "host", lambda log: False)
+    assert [change.kind for change in store.changes_after(table_id, 0)] == ["move", "move", "undo"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to a read-only file")
+def test_a_read_only_database_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    TableStore(path).create(LOG, ["Anna"], "base", False)
+    path.chmod(0o444)
+    with pytest.raises(StoreError, match=r"read-only|cannot be used"):
+        TableStore(path).check()
+
+
+def test_a_damaged_database_is_one_sentence_and_is_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    with pytest.raises(StoreError, match="damaged or is not a database"):
+        TableStore(path).check()
+    assert path.read_bytes().startswith(b"SQLite format 3\x00\xff")
+    folder_file = tmp_path / "a-file"
+    folder_file.write_text("")
+    with pytest.raises(StoreError, match="is not a folder"):
+        TableStore(folder_file / "tables.sqlite3").check()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(path: Path, port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--port", str(port), "--database", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise AssertionError("the server did not start")
+
+
+def _call(port: int, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    connection = HTTPConnection("127.0.0.1", port, timeout=20)
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    answer = json.loads(response.read())
+    connection.close()
+    return response.status, answer
+
+
+@pytest.mark.xdist_group("processes")
+def test_a_served_table_survives_the_server_killed_and_started_again(tmp_path: Path) -> None:
+    path, port = tmp_path / "tables.sqlite3", _free_port()
+    server = _serve(path, port)
+    try:
+        status, table = _call(port, "POST", "/api/tables", {"log": LOG})
+        assert status == 201
+        moves = 0
+        for role in ("builder", "pass", "pass", "pass"):  # Anna chooses the builder; the three pass
+            status, answer = _call(port, "POST", f"/api/tables/{table['table']}/moves", {"after": moves, "move": role}, table["host"])
+            assert status == 200, answer
+            moves = answer["moves"]
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        server = _serve(path, port)
+        status, got = _call(port, "GET", f"/api/tables/{table['table']}")
+        assert status == 200 and got["moves"] == 4 and got["next"]["decision"] == {"player": "Ben", "phase": None, "kind": "role", "moves": ["settler", "mayor", "craftsman", "trader", "captain"]}
+        status, answer = _call(port, "POST", f"/api/tables/{table['table']}/moves", {"after": 4, "move": "mayor"}, table["host"])  # the host's token still works
+        assert status == 200 and answer["moves"] == 5
+    finally:
+        server.kill()
+        server.wait()
