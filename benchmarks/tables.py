@@ -10,7 +10,7 @@ the answer (posted to acknowledged) and the moment the last of the table's scree
 it prints their median, 90th percentile and slowest, and the server's resident memory (VmRSS)
 after each tenth of the moves.
 
-    python benchmarks/tables.py [--tables 20] [--moves 10000]
+    python benchmarks/tables.py [--tables 20] [--moves 10000] [--think 0.5]
 """
 
 from __future__ import annotations
@@ -88,8 +88,9 @@ class Screen(threading.Thread):
         connection.close()
 
 
-def play_table(port: int, rng: random.Random, results: list[tuple[float, float]], budget: list[int], lock: threading.Lock) -> None:
-    """Tables of 5 played one after another until the moves are used up."""
+def play_table(port: int, rng: random.Random, results: list[tuple[float, float]], budget: list[int], lock: threading.Lock, think: float) -> None:
+    """Tables of 5 played one after another until the moves are used up, `think` seconds
+    between a table's moves (on average)."""
     while True:
         status, table = call(port, "POST", "/api/tables", {"log": {"ruleset": "base", "players": PLAYERS, "setup": {"plantations": ["indigo", "sugar", "corn", "coffee", "tobacco", "corn"]}, "phases": []}})
         assert status == 201, table
@@ -129,6 +130,8 @@ def play_table(port: int, rng: random.Random, results: list[tuple[float, float]]
             with seen_lock:
                 last = max(seen.get(moves, [deadline]))
             results.append((acknowledged - posted, last - posted))
+            if think:
+                time.sleep(rng.uniform(0, 2 * think))
         for screen in screens:
             screen.stop = True
 
@@ -137,6 +140,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--moves", type=int, default=10_000)
+    parser.add_argument("--think", type=float, default=0.5, help="seconds between a table's moves, on average (0: none; a table at play takes several)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="referee-tables-bench-")
     port = free_port()
@@ -152,7 +156,7 @@ def main() -> None:
         lock = threading.Lock()
         budget = [args.moves]
         memory = [(0, rss_mb(server.pid))]
-        players = [threading.Thread(target=play_table, args=(port, random.Random(k), results, budget, lock), daemon=True) for k in range(args.tables)]
+        players = [threading.Thread(target=play_table, args=(port, random.Random(k), results, budget, lock, args.think), daemon=True) for k in range(args.tables)]
         started = time.perf_counter()
         for player in players:
             player.start()
@@ -165,7 +169,7 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         acks = sorted(r[0] * 1000 for r in results)
         seen = sorted(r[1] * 1000 for r in results)
-        print(f"{len(results):,} moves on {args.tables} tables of {SCREENS} screens at once, {elapsed:.0f} s ({len(results) / elapsed:.0f} moves/s)")
+        print(f"{len(results):,} moves on {args.tables} tables of {SCREENS} screens at once, {args.think:g} s between a table's moves on average: {elapsed:.0f} s ({len(results) / elapsed:.0f} moves/s)")
         for name, times in (("acknowledged", acks), ("seen by every screen", seen)):
             print(f"  {name:<22} median {statistics.median(times):6.1f} ms   90th {times[int(len(times) * 0.9)]:6.1f} ms   slowest {times[-1]:7.1f} ms")
         print("  server memory (VmRSS): " + ", ".join(f"{n:,}: {mb:.0f} MB" for n, mb in memory))

@@ -396,3 +396,20 @@ def test_a_mayor_with_a_hundred_thousand_arrangements_is_offered_the_editor_and_
     settled(page, before)
     expect(page.locator("#play-refused-text")).to_have_count(0)
     assert page.locator("#play-turn-text .who").text_content() != who  # the arrangement was played: the next player's turn
+
+
+def test_a_builder_who_may_build_the_wharf_is_asked_to_build(page: Page):
+    """The last phase of a game whose end has come (fixtures/next-cases/A1): Cleo may build, the
+    Wharf among the buildings, and the heading says so (not "loads barrels")."""
+    load_log(page, (ROOT / "fixtures" / "next-cases" / "A1-last-phase-base.yaml").read_text(encoding="utf-8"))
+    expect(page.locator("#play-turn-text .who")).to_have_text("Cleo")
+    expect(page.locator("#play-turn-text .what")).to_have_text("may build one building (9 doubloons)")
+    expect(page.locator('#play-choices button[data-move="wharf for 7"]')).to_be_visible()
+
+
+def test_a_sale_is_offered_with_its_income(page: Page):
+    load_log(page, "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup:\n  plantations: [indigo, sugar, corn, coffee]\nphases:\n  - mayor: Anna\n  - craftsman: Ben\n  - trader: Cleo\n")
+    expect(page.locator("#play-turn-text .what")).to_have_text("may sell one barrel")
+    sale = page.locator('#play-choices button[data-move="corn for 1"]')
+    expect(sale).to_be_visible()
+    expect(sale.locator(".price")).to_have_text("+1 doubloon")
