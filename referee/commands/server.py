@@ -518,7 +518,7 @@ class _Api:
                     raise TableRefused(HTTPStatus.FORBIDDEN, "table.list", "the tables kept here are listed on the server's own machine only (a table's link is what joins it)")
                 status, answer = await run(tables.listing)
             elif action is None:
-                status, answer = await run(tables.get, table_id)
+                return HTTPStatus.OK, await run(tables.get_json, table_id), "application/json"
             elif action == "log":
                 text = await run(tables.log_text, table_id)
                 return HTTPStatus.OK, text.encode(), "application/yaml; charset=utf-8"

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.jobs.table_store import Change, Conflict, SeatHeld, Step, StoreError, Table, TableStore, Unknown, with_step
-from referee.wording import printable
+from referee.wording import json_text, printable
 
 Answer = tuple[HTTPStatus, dict[str, Any]]
-NEXT_KEPT = 64  # tables whose next decision is kept in memory (answered to every screen after a change)
+NEXT_KEPT = 64  # tables whose next decision is kept in memory, the last only (answered to every screen after a change)
+MOVES_LISTED = 2000  # a decision's moves listed, as the page asks (a late mayor's arrangements may number a hundred thousand: 22 MB)
 SEATS_MAX = 16  # event streams of one table at once: five phones, a table screen, a few reloads
 
 
@@ -43,7 +44,7 @@ def _next_of(log: dict[str, Any]) -> dict[str, Any]:
     from referee.jobs.decisions import next_decision
     from referee.render.decision import next_object
 
-    return next_object(next_decision(json.dumps(log, ensure_ascii=False), "table"))
+    return next_object(next_decision(json.dumps(log, ensure_ascii=False), "table", limit=MOVES_LISTED))
 
 
 def _finished(answer: dict[str, Any]) -> bool:
@@ -56,7 +57,8 @@ class Tables:
     def __init__(self, path: Path) -> None:
         self.store = TableStore(path)
         self.on_change: Callable[[str, Change], None] = lambda table_id, change: None
-        self._next: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._next: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()  # by table: its changes' count, its next decision
+        self._texts: OrderedDict[str, tuple[int, bytes]] = OrderedDict()  # by table: its changes' count, `get`'s JSON
         self._lock = threading.Lock()
 
     def check(self) -> None:
@@ -76,22 +78,23 @@ class Tables:
 
     def next_of(self, table: Table) -> dict[str, Any]:
         """The next decision of the table as it stands, kept for the screens that ask after a change."""
-        key = (table.id, table.changes)
         with self._lock:
-            hit = self._next.get(key)
-            if hit is not None:
-                self._next.move_to_end(key)
-                return hit
+            hit = self._next.get(table.id)
+            if hit is not None and hit[0] == table.changes:
+                self._next.move_to_end(table.id)
+                return hit[1]
         answer = _next_of(table.log)
-        with self._lock:
-            self._next[key] = answer
-            while len(self._next) > NEXT_KEPT:
-                self._next.popitem(last=False)
+        self._kept(table, answer)
         return answer
 
     def _kept(self, table: Table, answer: dict[str, Any]) -> None:
         with self._lock:
-            self._next[(table.id, table.changes)] = answer
+            hit = self._next.get(table.id)
+            if hit is None or hit[0] <= table.changes:
+                self._next[table.id] = (table.changes, answer)
+                self._next.move_to_end(table.id)
+            while len(self._next) > NEXT_KEPT:
+                self._next.popitem(last=False)
 
     def describe(self, table: Table, answer: dict[str, Any] | None = None) -> dict[str, Any]:
         """A table as `GET /api/tables/ID` answers it."""
@@ -113,6 +116,23 @@ class Tables:
     def get(self, table_id: str) -> Answer:
         table = self._table(table_id)
         return HTTPStatus.OK, self.describe(table)
+
+    def get_json(self, table_id: str) -> bytes:
+        """`get`'s answer as JSON text, made once per change of the table: every screen asks for
+        it after each move (five screens, a late game's answer some 100 KB)."""
+        table = self._table(table_id)
+        with self._lock:
+            hit = self._texts.get(table.id)
+            if hit is not None and hit[0] == table.changes:
+                self._texts.move_to_end(table.id)
+                return hit[1]
+        text = json_text(self.describe(table)).encode()
+        with self._lock:
+            self._texts[table.id] = (table.changes, text)
+            self._texts.move_to_end(table.id)
+            while len(self._texts) > NEXT_KEPT:
+                self._texts.popitem(last=False)
+        return text
 
     def listing(self) -> Answer:
         """Every table kept, the last changed first: its players, state and dates."""
