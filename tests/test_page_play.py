@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,6 +55,8 @@ AUTOPLAY = """async ({ steps, seed }) => {
   };
   let made = 0;
   for (; made < steps; made++) {
+    const shown = /\b(null|undefined|NaN)\b/.exec(document.querySelector('#play').innerText);   // a value the page failed to word
+    if (shown) throw new Error(`the page shows '${shown[1]}': ${document.querySelector('#play').innerText.slice(Math.max(0, shown.index - 80), shown.index + 40)}`);
     const kind = document.querySelector('#play-turn-text').dataset.kind;
     if (kind === 'over' || kind === 'broken') break;
     const before = game.dataset.render;
@@ -159,8 +162,14 @@ def set_up(page: Page, ruleset: str, players: int, rnd: random.Random) -> list[s
     return names[governor:] + names[:governor]
 
 
+WORDLESS = re.compile(r"\b(null|undefined|NaN)\b")  # a value the page failed to put in words
+
+
 def tap(page: Page, rnd: random.Random) -> None:
-    """One decision by tapping, a random legal one (as AUTOPLAY chooses)."""
+    """One decision by tapping, a random legal one (as AUTOPLAY chooses); the page shows no
+    `null`, `undefined` or `NaN` before it."""
+    shown = WORDLESS.search(page.locator("#play").inner_text())
+    assert shown is None, page.locator("#play").inner_text()[max(0, shown.start() - 80) : shown.end() + 40]
     before = rendered(page)
     if page.locator("#play-draw").count():
         while page.locator("#play-draw-confirm").is_disabled():

@@ -572,7 +572,12 @@ class _Api:
             await send({"type": "http.response.body", "body": b"retry: 1000\n\n", "more_body": True})
             sent = _last_event_id(scope)
             if sent is not None:
-                for change in await loop.run_in_executor(self.threads, self.tables.store.changes_after, table_id, sent):
+                try:
+                    missed = await loop.run_in_executor(self.threads, self.tables.store.changes_after, table_id, sent)
+                except StoreError:  # the database failed after the stream began: it ends, and the client reconnects
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    return
+                for change in missed:
                     await send({"type": "http.response.body", "body": _event(change), "more_body": True})
                     sent = change.number
             leaving = asyncio.ensure_future(_left(receive))

@@ -1,4 +1,4 @@
-"""A finished game as a play for the tools players log their plays with (docs/export.md):
+"""A finished game as a play for the tools players log their plays with (docs/formats/tables.md, "The exports"):
 
 - `bgstats`: BG Stats' JSON import format (a `games`, `players` and `plays` list, each play
   with its `playerScores`);
