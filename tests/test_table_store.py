@@ -51,9 +51,15 @@ def test_a_change_acknowledged_is_kept_through_a_hundred_kills(tmp_path: Path) -
     acknowledged = 0
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for _ in range(100):
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), table_id], stdout=subprocess.PIPE, text=True, env=env)
-        assert writer.stdout is not None
-        first = writer.stdout.readline().split()
+        for _start in range(5):  # (a start that meets the killed writer's lock may fail: started again, and said if it never does)
+            writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), table_id], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            assert writer.stdout is not None and writer.stderr is not None
+            first = writer.stdout.readline().split()
+            if first:
+                break
+            failure = writer.stderr.read()
+            writer.wait()
+        assert first, failure
         assert first[0] == "at" and acknowledged <= int(first[1]) <= acknowledged + 1  # kept, and at most the one written but not yet acknowledged
         acknowledged = int(first[1])
         deadline = time.monotonic() + rng.uniform(0.0, 0.05)
