@@ -6,9 +6,11 @@ Starts `referee serve` on a database of its own in a temporary folder, makes `--
 of 5 players, opens 5 event streams on each (the screens: each asks for the table again after
 every event, as the page does), and plays every table at once, a random legal move at a time
 from what the table offers (a finished game is followed by a new table). For each move it times
-the answer (posted to acknowledged) and the moment the last of the table's screens has the event;
-it prints their median, 90th percentile and slowest, and the server's resident memory (VmRSS)
-after each tenth of the moves.
+the answer (posted to acknowledged), the moment the last of the table's screens has the table
+again (its event, then its GET), and the event stream's own share: from the acknowledgement to
+the last screen's event (what a WebSocket could save at most, docs/formats/tables.md); it prints
+their median, 90th percentile and slowest, and the server's resident memory (VmRSS) after each
+tenth of the moves.
 
     python benchmarks/tables.py [--tables 20] [--moves 10000] [--think 0.5]
 """
@@ -61,9 +63,9 @@ def rss_mb(pid: int) -> float:
 class Screen(threading.Thread):
     """One phone following a table: the event stream, and the table asked for after each event."""
 
-    def __init__(self, port: int, table: str, seen: dict[int, list[float]], lock: threading.Lock) -> None:
+    def __init__(self, port: int, table: str, seen: dict[int, list[float]], heard: dict[int, list[float]], lock: threading.Lock) -> None:
         super().__init__(daemon=True)
-        self.port, self.table, self.seen, self.lock = port, table, seen, lock
+        self.port, self.table, self.seen, self.heard, self.lock = port, table, seen, heard, lock
         self.ready = threading.Event()
         self.stop = False
 
@@ -81,6 +83,8 @@ class Screen(threading.Thread):
             if text.startswith("data: "):
                 data = json.loads(text[6:])
             elif text == "" and data is not None:
+                with self.lock:
+                    self.heard.setdefault(data["moves"], []).append(time.perf_counter())
                 call(self.port, "GET", f"/api/tables/{self.table}")  # the page draws the table again
                 with self.lock:
                     self.seen.setdefault(data["moves"], []).append(time.perf_counter())
@@ -88,15 +92,21 @@ class Screen(threading.Thread):
         connection.close()
 
 
-def play_table(port: int, rng: random.Random, results: list[tuple[float, float]], budget: list[int], lock: threading.Lock, think: float) -> None:
+def play_table(port: int, rng: random.Random, results: list[tuple[float, float, float]], budget: list[int], lock: threading.Lock, think: float) -> None:
     """Tables of 5 played one after another until the moves are used up, `think` seconds
     between a table's moves (on average)."""
     while True:
-        status, table = call(port, "POST", "/api/tables", {"log": {"ruleset": "base", "players": PLAYERS, "setup": {"plantations": ["indigo", "sugar", "corn", "coffee", "tobacco", "corn"]}, "phases": []}})
+        status, table = call(
+            port,
+            "POST",
+            "/api/tables",
+            {"log": {"ruleset": "base", "players": PLAYERS, "setup": {"plantations": ["indigo", "sugar", "corn", "coffee", "tobacco", "corn"]}, "phases": []}},
+        )
         assert status == 201, table
         seen: dict[int, list[float]] = {}
+        heard: dict[int, list[float]] = {}
         seen_lock = threading.Lock()
-        screens = [Screen(port, table["table"], seen, seen_lock) for _ in range(SCREENS)]
+        screens = [Screen(port, table["table"], seen, heard, seen_lock) for _ in range(SCREENS)]
         for screen in screens:
             screen.start()
             screen.ready.wait(10)
@@ -129,7 +139,8 @@ def play_table(port: int, rng: random.Random, results: list[tuple[float, float]]
                 time.sleep(0.001)
             with seen_lock:
                 last = max(seen.get(moves, [deadline]))
-            results.append((acknowledged - posted, last - posted))
+                event = max(heard.get(moves, [deadline]))
+            results.append((acknowledged - posted, last - posted, event - acknowledged))
             if think:
                 time.sleep(rng.uniform(0, 2 * think))
         for screen in screens:
@@ -144,7 +155,9 @@ def main() -> None:
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="referee-tables-bench-")
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--port", str(port), "--database", os.path.join(folder, "tables.sqlite3")], stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--port", str(port), "--database", os.path.join(folder, "tables.sqlite3")], stdout=subprocess.DEVNULL
+    )
     try:
         for _ in range(200):
             try:
@@ -152,11 +165,13 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.05)
-        results: list[tuple[float, float]] = []
+        results: list[tuple[float, float, float]] = []
         lock = threading.Lock()
         budget = [args.moves]
         memory = [(0, rss_mb(server.pid))]
-        players = [threading.Thread(target=play_table, args=(port, random.Random(k), results, budget, lock, args.think), daemon=True) for k in range(args.tables)]
+        players = [
+            threading.Thread(target=play_table, args=(port, random.Random(k), results, budget, lock, args.think), daemon=True) for k in range(args.tables)
+        ]
         started = time.perf_counter()
         for player in players:
             player.start()
@@ -169,8 +184,11 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         acks = sorted(r[0] * 1000 for r in results)
         seen = sorted(r[1] * 1000 for r in results)
-        print(f"{len(results):,} moves on {args.tables} tables of {SCREENS} screens at once, {args.think:g} s between a table's moves on average: {elapsed:.0f} s ({len(results) / elapsed:.0f} moves/s)")
-        for name, times in (("acknowledged", acks), ("seen by every screen", seen)):
+        events = sorted(r[2] * 1000 for r in results)
+        print(
+            f"{len(results):,} moves on {args.tables} tables of {SCREENS} screens at once, {args.think:g} s between a table's moves on average: {elapsed:.0f} s ({len(results) / elapsed:.0f} moves/s)"
+        )
+        for name, times in (("acknowledged", acks), ("seen by every screen", seen), ("event, after the ack", events)):
             print(f"  {name:<22} median {statistics.median(times):6.1f} ms   90th {times[int(len(times) * 0.9)]:6.1f} ms   slowest {times[-1]:7.1f} ms")
         print("  server memory (VmRSS): " + ", ".join(f"{n:,}: {mb:.0f} MB" for n, mb in memory))
     finally:

@@ -9,6 +9,8 @@ import sys
 import sysconfig
 import zipfile
 
+import pytest
+
 import hatch_build  # the build hook, at the project's root (on the path, as tests/ is)
 from tests.conftest import ROOT
 
@@ -30,6 +32,7 @@ def _compiled_files():
     return {f"referee/jobs/shipping/{name}{suffix}" for name in (*hatch_build.SEARCH, hatch_build.LIBRARY)} | {"referee/jobs/shipping/build.json"}
 
 
+@pytest.mark.slow  # a wheel built, with its compiled search: forty seconds
 def test_wheel_contains_rulesets_and_schemas_and_the_compiled_search(tmp_path):
     wheel, names, said = _wheel(tmp_path)
     for ruleset in (ROOT / "rulesets").glob("*.yaml"):

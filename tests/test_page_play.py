@@ -1,4 +1,4 @@
-""""Play at the table", the page's first tool, in a real headless Chromium (Debian's `chromium`,
+""" "Play at the table", the page's first tool, in a real headless Chromium (Debian's `chromium`,
 driven by Playwright as tests/test_page.py does): whole games set up and played through the
 page, a random legal choice at each decision, for each ruleset at 2 and 5 players, with undos and
 a reload in the middle; the log the page downloads validates and scores as the page showed.
@@ -36,30 +36,21 @@ TAPS = 30  # decisions tapped at the start of each game (and a few more after th
 CLICKS = 12  # then in turns: this many decisions clicked in the page, one tapped
 TAPPED_THROUGH = 2  # games of this many players are tapped from the reload to their end
 
-# The in-page player: a random legal choice at each decision, made by clicking the page's own
-# buttons, until the game ends or `steps` decisions are made. Draws tap tiles the stacks hold;
-# a mayor accepts the suggestion or moves one colonist and confirms when the rules allow it.
-AUTOPLAY = """async ({ steps, seed }) => {
+# What the in-page players share: a seeded random choice (`rand`, `pick`), the page's elements
+# (`all`), and one random legal decision made by clicking the page's own buttons (DECIDE). Draws
+# tap tiles the stacks hold; a mayor accepts the suggestion or moves one colonist and confirms
+# when the rules allow it.
+RANDOM = """
   let s = seed >>> 0;
   const rand = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const all = (sel) => Array.from(document.querySelectorAll(sel));
-  const game = document.querySelector('#play-game');
-  const settle = async (before) => {
-    const until = performance.now() + 15000;
-    while (game.dataset.render === before || document.querySelector('#play').dataset.state === 'busy') {
-      const refused = document.querySelector('#play-refused-text');
-      if (refused || performance.now() > until) throw new Error(refused ? refused.textContent : 'no answer in 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  };
-  let made = 0;
-  for (; made < steps; made++) {
-    const shown = /\b(null|undefined|NaN)\b/.exec(document.querySelector('#play').innerText);   // a value the page failed to word
+  const unworded = () => {   // a value the page failed to word
+    const shown = /\\b(null|undefined|NaN)\\b/.exec(document.querySelector('#play').innerText);
     if (shown) throw new Error(`the page shows '${shown[1]}': ${document.querySelector('#play').innerText.slice(Math.max(0, shown.index - 80), shown.index + 40)}`);
-    const kind = document.querySelector('#play-turn-text').dataset.kind;
-    if (kind === 'over' || kind === 'broken') break;
-    const before = game.dataset.render;
+  };
+"""
+DECIDE = """
     if (document.querySelector('#play-draw')) {
       while (document.querySelector('#play-draw-confirm').disabled) pick(all('#play-draw button.up:not(:disabled)')).click();
       document.querySelector('#play-draw-confirm').click();
@@ -75,10 +66,36 @@ AUTOPLAY = """async ({ steps, seed }) => {
     } else {
       pick(all('#play-choices button[data-move]')).click();
     }
+"""
+
+# The in-page player of one screen: a random legal choice at each decision, until the game ends
+# or `steps` decisions are made.
+AUTOPLAY = (
+    """async ({ steps, seed }) => {"""
+    + RANDOM
+    + """
+  const game = document.querySelector('#play-game');
+  const settle = async (before) => {
+    const until = performance.now() + 15000;
+    while (game.dataset.render === before || document.querySelector('#play').dataset.state === 'busy') {
+      const refused = document.querySelector('#play-refused-text');
+      if (refused || performance.now() > until) throw new Error(refused ? refused.textContent : 'no answer in 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  let made = 0;
+  for (; made < steps; made++) {
+    unworded();
+    const kind = document.querySelector('#play-turn-text').dataset.kind;
+    if (kind === 'over' || kind === 'broken') break;
+    const before = game.dataset.render;"""
+    + DECIDE
+    + """
     await settle(before);
   }
   return made;
 }"""
+)
 
 
 def open_page(browser, address: str, width: int) -> tuple[Page, list[str]]:  # type: ignore[no-untyped-def]
@@ -220,9 +237,10 @@ def downloaded_log(page: Page) -> str:
 
 
 GAMES = [(ruleset, players) for ruleset in ("base", "expansion-1", "1897") for players in (2, 5)]
+QUICK = ("base", 2)  # the one whole game of the quick suite; the others are slow (half a minute each)
 
 
-@pytest.mark.parametrize(("ruleset", "players"), GAMES, ids=[f"{r}-{n}p" for r, n in GAMES])
+@pytest.mark.parametrize(("ruleset", "players"), [pytest.param(r, n, id=f"{r}-{n}p", marks=() if (r, n) == QUICK else pytest.mark.slow) for r, n in GAMES])
 def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players: int, tmp_path: Path):
     rnd = random.Random(f"{ruleset}-{players}")
     order = set_up(page, ruleset, players, rnd)
@@ -417,7 +435,10 @@ def test_a_builder_who_may_build_the_wharf_is_asked_to_build(page: Page):
 
 
 def test_a_sale_is_offered_with_its_income(page: Page):
-    load_log(page, "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup:\n  plantations: [indigo, sugar, corn, coffee]\nphases:\n  - mayor: Anna\n  - craftsman: Ben\n  - trader: Cleo\n")
+    load_log(
+        page,
+        "ruleset: base\nplayers: [Anna, Ben, Cleo]\nsetup:\n  plantations: [indigo, sugar, corn, coffee]\nphases:\n  - mayor: Anna\n  - craftsman: Ben\n  - trader: Cleo\n",
+    )
     expect(page.locator("#play-turn-text .what")).to_have_text("may sell one barrel")
     sale = page.locator('#play-choices button[data-move="corn for 1"]')
     expect(sale).to_be_visible()

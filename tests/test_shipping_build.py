@@ -88,6 +88,7 @@ def _answers(texts: list[tuple[str, bool]], plain: bool) -> tuple[str, list[str]
     return running, lines
 
 
+@pytest.mark.slow  # the plain build answers some sixty positions: three minutes
 def test_both_builds_give_byte_identical_json() -> None:
     if build() != "compiled":
         if os.environ.get("REFEREE_EXPECT_BUILD") == "compiled":

@@ -98,19 +98,16 @@ class Tables:
 
     def describe(self, table: Table, answer: dict[str, Any] | None = None) -> dict[str, Any]:
         """A table as `GET /api/tables/ID` answers it."""
-        change = self.store.last_change(table.id)
+        _, now = self._standing(table, answer if answer is not None else self.next_of(table))
         return {
             "table": table.id,
-            "moves": table.moves,
             "seats": list(table.seats),
             "players": list(table.players),
             "ruleset": table.ruleset,
             "state": "finished" if table.finished else "in progress",
             "created": _when(table.created),
             "updated": _when(table.updated),
-            "changes": table.changes,
-            "last": change.as_json() if change is not None else None,
-            "next": answer if answer is not None else self.next_of(table),
+            **now,
         }
 
     def get(self, table_id: str) -> Answer:
@@ -137,7 +134,15 @@ class Tables:
     def listing(self) -> Answer:
         """Every table kept, the last changed first: its players, state and dates."""
         rows = [
-            {"table": t.id, "players": list(t.players), "ruleset": t.ruleset, "moves": t.moves, "state": "finished" if t.finished else "in progress", "created": _when(t.created), "updated": _when(t.updated)}
+            {
+                "table": t.id,
+                "players": list(t.players),
+                "ruleset": t.ruleset,
+                "moves": t.moves,
+                "state": "finished" if t.finished else "in progress",
+                "created": _when(t.created),
+                "updated": _when(t.updated),
+            }
             for t in self.store.tables()
         ]
         return HTTPStatus.OK, {"tables": rows}
@@ -158,7 +163,12 @@ class Tables:
             raise TableRefused(HTTPStatus.BAD_REQUEST, "table.log", 'a table is made from {"log": LOG}, a game log as JSON (ruleset, players, setup, phases)')
         answer = _next_of(log)
         if not answer["valid"]:
-            raise TableRefused(HTTPStatus.BAD_REQUEST, answer["errors"][0]["rule"], answer["errors"][0]["message"], {"file": "table", "valid": False, "errors": answer["errors"]})
+            raise TableRefused(
+                HTTPStatus.BAD_REQUEST,
+                answer["errors"][0]["rule"],
+                answer["errors"][0]["message"],
+                {"file": "table", "valid": False, "errors": answer["errors"]},
+            )
         kept = answer["log"]  # in the referee's words: what steps are written into
         table_id, host = self.store.create(kept, list(kept["players"]), str(kept["ruleset"]), _finished(answer))
         return HTTPStatus.CREATED, {"table": table_id, "host": host, "moves": 0, "join": join(table_id)}
@@ -174,7 +184,9 @@ class Tables:
         try:
             seat = self.store.take_seat(table_id, player, by_host)
         except SeatHeld:
-            raise TableRefused(HTTPStatus.CONFLICT, "table.seat-held", f"{player}'s seat is held by another phone; the host's screen can give it to this one") from None
+            raise TableRefused(
+                HTTPStatus.CONFLICT, "table.seat-held", f"{player}'s seat is held by another phone; the host's screen can give it to this one"
+            ) from None
         return HTTPStatus.CREATED, {"player": player, "token": seat}
 
     def _who(self, table_id: str, token: str | None) -> tuple[bool, str | None]:
@@ -185,7 +197,9 @@ class Tables:
             return True, None
         player = self.store.seat_of(table_id, token)
         if player is None:
-            raise TableRefused(HTTPStatus.FORBIDDEN, "table.token", "this token holds no seat at this table (the seat was given to another phone, or the token is wrong)")
+            raise TableRefused(
+                HTTPStatus.FORBIDDEN, "table.token", "this token holds no seat at this table (the seat was given to another phone, or the token is wrong)"
+            )
         return False, player
 
     def move(self, table_id: str, body: dict[str, Any], token: str | None) -> Answer:
@@ -196,37 +210,48 @@ class Tables:
         after = _after(body)
         answer = self.next_of(table)
         if after != table.moves:
-            raise TableRefused(HTTPStatus.CONFLICT, "table.moved", f"the table is at move {table.moves}, not {after}: another change came first", {"moves": table.moves, "next": answer})
+            raise self._moved(table, after, answer)
         decision = answer.get("decision")
         if decision is None:
             why = "the game is over" if answer.get("valid") else "the log breaks a rule: undo first"
             raise TableRefused(HTTPStatus.BAD_REQUEST, "table.no-decision", f"nothing is awaited: {why}")
         player = decision.get("player")
         if not host and seat != player:
-            raise TableRefused(HTTPStatus.FORBIDDEN, "table.not-your-decision", f"it is {player}'s decision, not {seat}'s: {seat}'s phone enters {seat}'s decisions only")
+            raise TableRefused(
+                HTTPStatus.FORBIDDEN, "table.not-your-decision", f"it is {player}'s decision, not {seat}'s: {seat}'s phone enters {seat}'s decisions only"
+            )
         kind = decision["kind"]
         if kind == "draw":
             tiles = body.get("draw")
             if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles) or "move" in body:
-                raise TableRefused(HTTPStatus.BAD_REQUEST, "table.draw", f'the table waits for the new face-up row: send {{"after": {after}, "draw": [TILE, ...]}} with {decision["draw"]["tiles"]} tiles')
+                raise TableRefused(
+                    HTTPStatus.BAD_REQUEST,
+                    "table.draw",
+                    f'the table waits for the new face-up row: send {{"after": {after}, "draw": [TILE, ...]}} with {decision["draw"]["tiles"]} tiles',
+                )
             value: Any = tiles
         else:
             text = body.get("move")
             if not isinstance(text, str) or not text.strip() or "draw" in body:
-                raise TableRefused(HTTPStatus.BAD_REQUEST, "table.move", f'send {{"after": {after}, "move": TEXT}}: {player}\'s {kind} ({", ".join((decision.get("moves") or [])[:5])}, ...)')
+                raise TableRefused(
+                    HTTPStatus.BAD_REQUEST,
+                    "table.move",
+                    f'send {{"after": {after}, "move": TEXT}}: {player}\'s {kind} ({", ".join((decision.get("moves") or [])[:5])}, ...)',
+                )
             value = text.strip()
         step = Step(kind, player, value)
         log = with_step(table.log, step)
         new = _next_of(log)
         if not new["valid"]:
-            raise TableRefused(HTTPStatus.BAD_REQUEST, new["errors"][0]["rule"], new["errors"][0]["message"], {"file": "table", "valid": False, "errors": new["errors"]})
+            raise TableRefused(
+                HTTPStatus.BAD_REQUEST, new["errors"][0]["rule"], new["errors"][0]["message"], {"file": "table", "valid": False, "errors": new["errors"]}
+            )
         try:
             written = self.store.write(table_id, after, step, new["log"], _finished(new), "host" if host else str(seat))
         except Conflict as conflict:
-            raise TableRefused(HTTPStatus.CONFLICT, "table.moved", f"the table is at move {conflict.table.moves}, not {after}: another change came first", {"moves": conflict.table.moves, "next": self.next_of(conflict.table)}) from None
+            raise self._moved(conflict.table, after) from None
         self._kept(written, new)
-        self._tell(written)
-        return HTTPStatus.OK, {"moves": written.moves, "next": new}
+        return HTTPStatus.OK, self._told(written, new)
 
     def undo(self, table_id: str, body: dict[str, Any], token: str | None) -> Answer:
         """`{"after": N}` with the host's token: the last decision taken back."""
@@ -236,14 +261,20 @@ class Tables:
             raise TableRefused(HTTPStatus.FORBIDDEN, "table.host-only", f"only the table's host takes a move back ({seat}'s phone asks the host)")
         _only(body, ("after",), "an undo")
         after = _after(body)
+        answers: list[dict[str, Any]] = []
+
+        def finished(log: dict[str, Any]) -> bool:  # the log as it is after the undo, replayed once
+            answers.append(_next_of(log))
+            return _finished(answers[-1])
+
         try:
-            written = self.store.undo(table_id, after, "host", lambda log: _finished(_next_of(log)))
+            written = self.store.undo(table_id, after, "host", finished)
         except Conflict as conflict:
-            raise TableRefused(HTTPStatus.CONFLICT, "table.moved", f"the table is at move {conflict.table.moves}, not {after}: another change came first", {"moves": conflict.table.moves, "next": self.next_of(conflict.table)}) from None
+            raise self._moved(conflict.table, after) from None
         except ValueError:
             raise TableRefused(HTTPStatus.BAD_REQUEST, "table.nothing-to-undo", "no decision has been written at this table since it was made") from None
-        self._tell(written)
-        return HTTPStatus.OK, {"moves": written.moves, "next": self.next_of(written)}
+        self._kept(written, answers[-1])
+        return HTTPStatus.OK, self._told(written, answers[-1])
 
     def delete(self, table_id: str, token: str | None) -> Answer:
         self._table(table_id)
@@ -265,10 +296,23 @@ class Tables:
             raise TableRefused(HTTPStatus.CONFLICT, "table.in-progress", "the game is still being played: its play is exported once it is over")
         return HTTPStatus.OK, export_answer(kind, table.log, answer["scores"], datetime.fromtimestamp(table.created, UTC).date().isoformat())
 
-    def _tell(self, table: Table) -> None:
+    def _standing(self, table: Table, answer: dict[str, Any]) -> tuple[Change | None, dict[str, Any]]:
+        """The table's last change, and the table as it now stands as a change answers it (its
+        count, its change, the next decision): all a screen needs to draw it."""
         change = self.store.last_change(table.id)
+        return change, {"moves": table.moves, "changes": table.changes, "last": change.as_json() if change is not None else None, "next": answer}
+
+    def _told(self, table: Table, answer: dict[str, Any]) -> dict[str, Any]:
+        """A change written: handed to the event streams, and answered as the table now stands."""
+        change, now = self._standing(table, answer)
         if change is not None:
             self.on_change(table.id, change)
+        return now
+
+    def _moved(self, table: Table, after: int, answer: dict[str, Any] | None = None) -> TableRefused:
+        """409: another change came first; the table as it now stands."""
+        _, now = self._standing(table, answer if answer is not None else self.next_of(table))
+        return TableRefused(HTTPStatus.CONFLICT, "table.moved", f"the table is at move {table.moves}, not {after}: another change came first", now)
 
 
 def export_answer(kind: str, log: dict[str, Any], scores: list[dict[str, Any]], default_date: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -364,7 +364,7 @@ class TableStore:
             )
             return self._table(connection, table_id)
 
-    def undo(self, table_id: str, after: int, by: str, finished: Any) -> Table:
+    def undo(self, table_id: str, after: int, by: str, finished: Callable[[dict[str, Any]], bool]) -> Table:
         """Take back the last decision if the table's count is `after` (else Conflict; with
         none to take back, ValueError). `finished(log)` says whether the log left is a finished game."""
         with self._writing() as connection:
