@@ -45,6 +45,10 @@ RANDOM = """
   const rand = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const all = (sel) => Array.from(document.querySelectorAll(sel));
+  const inView = () => {   // the question brought into view after a decision
+    const turn = document.querySelector('#play-turn').getBoundingClientRect();
+    if (turn.top < -1 || turn.bottom > window.innerHeight + 1) throw new Error(`the question is out of view: ${Math.round(turn.top)} px, the screen ${window.innerHeight} px`);
+  };
   const unworded = () => {   // a value the page failed to word
     const shown = /\\b(null|undefined|NaN)\\b/.exec(document.querySelector('#play').innerText);
     if (shown) throw new Error(`the page shows '${shown[1]}': ${document.querySelector('#play').innerText.slice(Math.max(0, shown.index - 80), shown.index + 40)}`);
@@ -92,6 +96,7 @@ AUTOPLAY = (
     + DECIDE
     + """
     await settle(before);
+    inView();
   }
   return made;
 }"""
@@ -100,7 +105,7 @@ AUTOPLAY = (
 
 def open_page(browser, address: str, width: int) -> tuple[Page, list[str]]:  # type: ignore[no-untyped-def]
     """A fresh page (its own storage: no game in it) and the list its script errors go to."""
-    context = browser.new_context(viewport={"width": width, "height": 900 if width < 600 else 1000}, accept_downloads=True)
+    context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 1000}, accept_downloads=True)  # a phone: 390 x 844
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -443,3 +448,88 @@ def test_a_sale_is_offered_with_its_income(page: Page):
     sale = page.locator('#play-choices button[data-move="corn for 1"]')
     expect(sale).to_be_visible()
     expect(sale.locator(".price")).to_have_text("+1 doubloon")
+
+
+# What each phase's decision is, in the heading's words: by the kind of decision, or for a move
+# by the role whose phase it is (its id: 1897's planter is a settler).
+HEADINGS = {
+    "role": "chooses a role",
+    "keep": "chooses the ",
+    "draw": "draws ",
+    "settler": "may take a ",
+    "mayor": "places ",
+    "builder": "may build one building",
+    "craftsman": "may take one extra ",
+    "trader": "may sell one ",
+    "captain": "loads ",
+}
+HEADED_GAMES = ["game-3p.yaml", "expansion-1/game-3p.yaml", "1897/game-3p.yaml"]
+
+
+def decision_points(name: str) -> dict[str, str]:
+    """For each kind of decision the game at fixtures/`name` meets (a role, a keep, a draw, a
+    move of each phase), the log just before its first one (a move that is not a pass)."""
+    from referee.documents.log import read_log
+    from tests.test_next import prefix_text, steps
+
+    path = ROOT / "fixtures" / name
+    record = read_log(path.read_text(encoding="utf-8"), path.name, None, path.parent)
+    every = list(steps(record))
+    found: dict[str, str] = {}
+    for index, step in enumerate(every):
+        key = step.kind if step.kind != "move" else record.phases[step.phase].role
+        if key in HEADINGS and key not in found and step.text != "pass":
+            found[key] = prefix_text(record, every[:index], record.rules.id)
+    return found
+
+
+@pytest.mark.parametrize("name", HEADED_GAMES)
+def test_every_heading_says_what_its_phase_decides_and_stands_in_view(page: Page, name: str):
+    """Each kind of decision of a game of each ruleset, loaded at a phone's width: the heading's
+    verb is its phase's, the question is in view with its first choice reachable without a scroll."""
+    points = decision_points(name)
+    assert set(points) == set(HEADINGS), sorted(points)  # every kind of decision met
+    for key, text in points.items():
+        load_log(page, text)
+        what = page.locator("#play-turn-text .what").inner_text()
+        assert what.startswith(HEADINGS[key]), (name, key, what)
+        viewport = page.viewport_size
+        assert viewport is not None
+        turn = page.locator("#play-turn").bounding_box()
+        assert turn is not None and turn["y"] >= -1 and turn["y"] + turn["height"] <= viewport["height"], (key, turn)
+        first = page.locator("#play-choices button, #play-choices input").first.bounding_box()
+        assert first is not None and first["y"] + first["height"] <= viewport["height"], (key, first)  # reachable without a scroll
+
+
+def only_move_point(name: str) -> tuple[str, str]:
+    """The log of fixtures/`name` just before its first decision with one legal move that is not
+    a pass (a load the rules leave no choice of), and that move."""
+    from referee.documents.log import read_log
+    from referee.jobs.decisions import next_decision
+    from tests.test_next import prefix_text, steps
+
+    path = ROOT / "fixtures" / name
+    record = read_log(path.read_text(encoding="utf-8"), path.name, None, path.parent)
+    every = list(steps(record))
+    for index, step in enumerate(every):
+        if step.kind == "move" and step.text != "pass":
+            text = prefix_text(record, every[:index], record.rules.id)
+            decision = next_decision(text, "prefix.yaml").decision
+            if decision is not None and decision.moves == [step.text]:
+                return text, step.text
+    raise AssertionError(f"{name} has no decision of one legal move")
+
+
+def test_a_decision_of_one_legal_move_is_one_large_confirm_and_goes_in_the_log(page: Page):
+    text, move = only_move_point("game-3p.yaml")
+    load_log(page, text)
+    only = page.locator("#play-only")
+    expect(only).to_contain_text("the only legal move")
+    assert only.locator("button[data-move]").count() == 1 and page.locator("#play-choices button[data-move]").count() == 1  # nothing else offered
+    button = only.locator("button.main")
+    box, screen = button.bounding_box(), page.viewport_size
+    assert box is not None and screen is not None and box["width"] > screen["width"] * 0.7 and box["height"] >= 60  # large
+    before = rendered(page)
+    button.click()
+    settled(page, before)
+    assert (page.locator("#play-log").text_content() or "").count(move) > text.count(move)  # written in the log, never taken unseen

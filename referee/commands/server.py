@@ -204,7 +204,8 @@ POSTS: dict[str, Post] = {
 
 
 def _rules(name: str) -> dict[str, Any]:
-    """A bundled ruleset's data for the page: its words, names of goods, roles, buildings (with
+    """A bundled ruleset's data for the page: its words, names of goods, roles (by id: the
+    phase each opens), buildings (with
     their cost, column, VP, circles, and whether they act in a captain phase), player counts,
     and the selection of violet buildings (Expansion I)."""
     from referee.engine.phases.captain import SHIPPING_POWERS, STORAGE_POWERS
@@ -225,6 +226,7 @@ def _rules(name: str) -> dict[str, Any]:
         "players": sorted(model.player_counts),
         "ships": {str(n): list(pc.cargo_ships) for n, pc in model.player_counts.items()},
         "goods": [{"id": g.id, "name": g.name} for g in model.goods],
+        "roles": [{"id": r.id, "name": r.name} for r in model.roles],  # a role's id names its phase (a decision's `phase` is its name)
         "quarry": model.quarry.name,
         "buildings": [
             {

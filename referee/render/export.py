@@ -1,7 +1,8 @@
 """A finished game as a play for the tools players log their plays with (docs/formats/tables.md, "The exports"):
 
-- `bgstats`: BG Stats' JSON import format (a `games`, `players` and `plays` list, each play
-  with its `playerScores`);
+- `bgstats`: BG Stats' play file, the JSON its share and open-in functions read (an `about`
+  text; `games`, `players`, `locations` and `plays` lists, each entry with its `uuid`, `id`
+  and `modificationDate`, each play with its `playerScores`);
 - `bgg`: BoardGameGeek's fields of a logged play (`objectid` 3076, Puerto Rico; `playdate`;
   `players`, each with `name`, `startposition`, `score`, `win`).
 
@@ -10,12 +11,15 @@ The players in seat order: the first is the first governor (start position 1).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from referee.jobs.scoring import Score
 
 BGG_ID = 3076  # Puerto Rico on BoardGameGeek
 FORMATS = ("bgstats", "bgg")
+NAMESPACE = uuid.UUID("6f1d3c52-8f0e-5d8a-9b7e-2c4a1f0e3d21")  # referee's, for the uuids of its BG Stats files
+BGSTATS_ABOUT = "This is a Play file that can be read by Board Game Stats, written by referee from a game of Puerto Rico. Open it with Board Game Stats (share, export or open-in)."
 
 
 def play_export(kind: str, scores: list[Score], players: list[str], date: str, place: str | None = None, title: str = "Puerto Rico") -> dict[str, Any]:
@@ -38,13 +42,20 @@ def play_export(kind: str, scores: list[Score], players: list[str], date: str, p
             play["location"] = place
         return play
     player_ids = {s.player: index for index, s in enumerate(seated, 1)}
+    stamp = f"{date} 00:00:00"  # BG Stats' dates: "YYYY-MM-DD hh:mm:ss"
+    result = ";".join(f"{s.player}={s.total}" for s in seated)
     out: dict[str, Any] = {
-        "games": [{"id": 1, "name": title, "bggId": BGG_ID, "bggName": "Puerto Rico", "highestWins": True}],
-        "players": [{"id": player_ids[s.player], "name": s.player} for s in seated],
+        "about": BGSTATS_ABOUT,
+        "games": [
+            {"uuid": _uuid(f"game:{BGG_ID}"), "id": 1, "name": title, "modificationDate": stamp, "bggId": BGG_ID, "bggName": "Puerto Rico", "cooperative": False, "highestWins": True, "noPoints": False}
+        ],
+        "players": [{"uuid": _uuid(f"player:{s.player}"), "id": player_ids[s.player], "name": s.player, "isAnonymous": False, "modificationDate": stamp, "bggUsername": ""} for s in seated],
         "plays": [
             {
+                "uuid": _uuid(f"play:{date}:{place or ''}:{result}"),
+                "modificationDate": stamp,
                 "gameRefId": 1,
-                "playDate": f"{date} 00:00:00",
+                "playDate": stamp,
                 "ignored": False,
                 "playerScores": [
                     {
@@ -62,6 +73,12 @@ def play_export(kind: str, scores: list[Score], players: list[str], date: str, p
         ],
     }
     if place:
-        out["locations"] = [{"id": 1, "name": place}]
+        out["locations"] = [{"uuid": _uuid(f"location:{place}"), "id": 1, "name": place, "modificationDate": stamp}]
         out["plays"][0]["locationRefId"] = 1
     return out
+
+
+def _uuid(name: str) -> str:
+    """A stable UUID for an entry of a BG Stats file: the same player, place or play exported
+    twice is the same entry to the app (it matches by uuid), never a second one."""
+    return str(uuid.uuid5(NAMESPACE, name))
