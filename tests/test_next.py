@@ -20,10 +20,10 @@ from referee.documents.write import PhaseText, write_log
 from referee.engine.game import Game
 from referee.jobs.check import check_log
 from referee.jobs.decisions import NextReport, _played, board_state, next_decision
-from referee.moves.clauses import AnyMove, Keep, Pass, parse_keep, parse_move
+from referee.moves.clauses import AnyMove, Keep, Pass, parse_keep, parse_move, split_guests
 from referee.render.decision import next_object
 
-from .conftest import CORPUS, FIXTURES, game_log
+from .conftest import CORPUS, FIXTURES, check, game_log
 
 GAMES = sorted([*FIXTURES.glob("game-*.yaml"), *FIXTURES.glob("*/*game*.yaml"), *CORPUS.glob("game-*.yaml")])
 
@@ -89,7 +89,8 @@ def with_step(record: GameRecord, ruleset: str, decision: dict, move: str) -> st
     elif decision["kind"] == "keep":
         phases[-1].keep = {**phases[-1].keep, player: parse_keep(move, rules)}
     else:
-        phases[-1].moves = [*phases[-1].moves, (player, parse_move(phases[-1].role, move, rules), ())]
+        guests, rest = split_guests(move, rules)  # a guest house's clauses first, then the move (the guests alone: a pass)
+        phases[-1].moves = [*phases[-1].moves, (player, parse_move(phases[-1].role, rest, rules) if rest else Pass(), guests)]
     return write_log(rules, ruleset, record.players, record.plantations, phases, record.buildings)
 
 
@@ -455,6 +456,20 @@ def test_the_state_shows_the_boards_and_the_history_the_rounds() -> None:
     assert [entry["round"] for entry in obj["history"]] == [0, 1]
 
 
+def test_the_history_of_a_finished_game_ends_with_its_scores_and_says_why_it_ended() -> None:
+    """Each round's row holds every part of the VP (chips, buildings, bonus) were the game to end
+    there: the last row is the final score; the object says why and when the game ended."""
+    obj = next_object(next_decision((FIXTURES / "game-5p.yaml").read_bytes(), "game-5p.yaml"))
+    assert obj["complete"] and obj["decision"] is None
+    last = obj["history"][-1]["players"]
+    assert {s["player"]: (s["chips"], s["buildings"], s["bonus"], s["total"]) for s in obj["scores"]} == {
+        name: (row["vp"], row["buildings"], row["bonus"], row["total"]) for name, row in last.items()
+    }
+    assert any(row["bonus"] > 0 for row in last.values())  # a large building's bonus counted in the round it ends with
+    assert obj["end"] == "round 14, because a player filled their city"
+    assert all(row["total"] == row["vp"] + row["buildings"] + row["bonus"] for entry in obj["history"] for row in entry["players"].values())
+
+
 def _decision(text: str) -> dict:
     run: NextReport = next_decision(text, "game.yaml")
     assert run.report.errors == [], run.report.errors
@@ -595,3 +610,39 @@ def test_a_keep_may_hold_part_of_a_kind_in_a_warehouse() -> None:
     record = read_log(path.read_text(), path.name)
     for move in decision["moves"]:
         assert check_log(with_step(record, "base", decision, move), "d.yaml").errors == []
+
+
+def _before_guest_quarry() -> str:
+    """fixtures/expansion-1/game-3p.yaml just before Mateo's `guest quarry, factory for 6`."""
+    path = FIXTURES / "expansion-1" / "game-3p.yaml"
+    record = read_log(path.read_text(), path.name, None, path.parent)
+    every = list(steps(record))
+    index = next(i for i, step in enumerate(every) if step.guests == ("quarry",) and step.text == "factory for 6")
+    return prefix_text(record, every[:index], record.rules.id)
+
+
+def test_a_guest_house_decision_says_where_its_colonists_may_go_and_lists_the_moves_after_them() -> None:
+    text = _before_guest_quarry()
+    plain = _decision(text)
+    assert plain["player"] == "Mateo" and plain["guests"] == {"colonists": 1, "places": ["black market", "quarry"]}
+    assert not any(m.startswith("factory") for m in plain["moves"])  # 7 doubloons: out of his reach
+    run = next_decision(text, "game.yaml", guests=["quarry"])
+    after = run.decision.as_json() if run.decision else {}
+    assert after["guests"]["chosen"] == ["quarry"] and "guest quarry, factory for 6" in after["moves"]  # the quarry's doubloon counted
+    assert all(move.startswith("guest quarry") for move in after["moves"]) and "guest quarry" in after["moves"]  # the guest alone: a pass
+    for move in ("guest quarry, factory for 6", "guest quarry"):
+        assert check(with_step(read_log(text, "game.yaml"), "expansion-1", after, move)).errors == []  # every move listed is legal
+
+
+@pytest.mark.parametrize(
+    ("guests", "rule", "words"),
+    [(["harbor"], "guest.place", "Mateo has no Harbor"), (["quarry", "quarry"], "guest.count", "has 1 colonist to move, not 2"), (["the moon"], "guest.place", "moon")],
+)
+def test_a_guest_sent_where_none_may_go_is_refused_with_its_rule(guests: list[str], rule: str, words: str) -> None:
+    run = next_decision(_before_guest_quarry(), "game.yaml", guests=guests)
+    assert [d.rule for d in run.report.errors] == [rule] and words in run.report.errors[0].message and run.decision is None
+
+
+def test_a_player_without_guests_is_offered_none() -> None:
+    decision = _decision((FIXTURES / "game-4p.yaml").read_text())
+    assert "guests" not in decision

@@ -329,6 +329,7 @@ def test_a_captain_phase_has_the_calculator_one_tap_away(page: Page, tmp_path: P
     expect(page.locator('#play-choices button[data-move="1 corn on 5"]')).to_be_visible()
     page.click("#play-calculate")
     expect(page.locator('#play-ship-result tr[data-player="Carla"] .best')).not_to_be_empty(timeout=20_000)
+    expect(page.locator("#play-ship-result caption")).to_contain_text("the phase's VP, not the game's totals")  # never read as the totals
     screenshot(page, "play-captain", tmp_path, "#play-decide")
 
 
@@ -533,3 +534,61 @@ def test_a_decision_of_one_legal_move_is_one_large_confirm_and_goes_in_the_log(p
     button.click()
     settled(page, before)
     assert (page.locator("#play-log").text_content() or "").count(move) > text.count(move)  # written in the log, never taken unseen
+
+
+def test_the_end_screen_says_why_the_game_ended_and_that_the_tie_break_decided(page: Page):
+    """fixtures/next-cases/A1: the colonists run out in round 16; its last builders pass, and
+    Ben and Cleo end on 14 VP each: the tie-break (doubloons and barrels) gives Cleo the win."""
+    text = (ROOT / "fixtures" / "next-cases" / "A1-last-phase-base.yaml").read_text(encoding="utf-8")
+    load_log(page, text)
+    while page.locator("#play-turn-text").get_attribute("data-kind") != "over":
+        before = rendered(page)
+        page.click('#play-choices button[data-move="pass"]')
+        settled(page, before)
+    report = check_log(downloaded_log(page), "game.yaml")
+    assert report.complete and report.end is not None and [s.player for s in report.scores or [] if s.rank == 1] == ["Cleo"]
+    expect(page.locator("#play-end-why")).to_have_text(f"The game ended after {report.end}.")
+    assert "colonist ship could not be refilled" in report.end
+    tie = page.locator("#play-end-tie")
+    expect(tie).to_contain_text("A tie at 14 VP, decided by the tie-break")
+    expect(tie).to_contain_text("Cleo 15")
+    expect(tie).to_contain_text("Ben 9")
+    expect(page.locator("#play-end svg.chart")).to_have_count(2)
+    expect(page.locator("#play-end svg.chart").first).to_have_attribute("aria-label", re.compile(r"^VP \(VP chips, buildings and bonus\)"))
+
+
+def guest_point() -> tuple[str, str, str]:
+    """fixtures/expansion-1/game-3p.yaml before Mateo's `guest quarry, factory for 6`: the log,
+    the player, and the move as the fixture writes it."""
+    from referee.documents.log import read_log
+    from tests.test_next import prefix_text, steps
+
+    path = ROOT / "fixtures" / "expansion-1" / "game-3p.yaml"
+    record = read_log(path.read_text(encoding="utf-8"), path.name, None, path.parent)
+    every = list(steps(record))
+    index = next(i for i, step in enumerate(every) if step.guests == ("quarry",) and step.text == "factory for 6")
+    return prefix_text(record, every[:index], record.rules.id), record.players[every[index].player or 0], "guest quarry, factory for 6"
+
+
+def test_the_guest_houses_colonists_are_moved_by_taps_before_the_move(page: Page):
+    """Mateo's guest goes to his quarry, then he builds the factory: one tap each; the quarry
+    makes the factory a doubloon cheaper, as the referee counts it (the fixture paid 6)."""
+    text, player, written = guest_point()
+    load_log(page, text)
+    expect(page.locator("#play-turn-text .who")).to_have_text(player)
+    guests = page.locator("#play-guests")
+    expect(guests.locator("legend")).to_have_text("Guest House: 1 colonist may move first")
+    assert guests.locator("button[data-guest]").all_inner_texts() == ["Black market", "Quarry"]  # the referee's places, and only those
+    page.click('#play-guests button[data-guest="quarry"]')
+    expect(page.locator('#play-guests button[data-guest="quarry"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('#play-guests button[data-guest="black market"]')).to_be_disabled()  # one guest, one place
+    factory = page.locator('#play-choices button[data-move="guest quarry, factory for 6"]')
+    expect(factory).to_be_visible()  # out of reach at 7 doubloons: offered once the guest works the quarry
+    before = rendered(page)
+    factory.click()
+    settled(page, before)
+    log = page.locator("#play-log").text_content() or ""
+    assert f'{player}: "{written}"' in log and check_log(log, "game.yaml").errors == []  # (quoted: it holds a comma)
+    assert written in (ROOT / "fixtures" / "expansion-1" / "game-3p.yaml").read_text(encoding="utf-8")  # the fixture's own move
+    expect(page.locator("#play-guests")).to_have_count(0)  # the guest house is empty now
+

@@ -185,13 +185,18 @@ def _ship(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
     return _status(code), answer
 
 
-def _next(data: bytes, limit: str | None = None) -> tuple[HTTPStatus, dict[str, Any]]:
+def _next(data: bytes, limit: str | None = None, guests: str | None = None) -> tuple[HTTPStatus, dict[str, Any]]:
+    """`referee next` of a log; `?guests=quarry,harbor`: the decider's guest-house colonists go
+    there first, and the moves listed are those open after them (docs/next.md)."""
     from referee.jobs.decisions import next_decision
     from referee.render.decision import next_object
 
     if limit is not None and not (limit.isascii() and limit.isdigit() and 0 < int(limit) <= 1_000_000):
         raise _refusal(HTTPStatus.BAD_REQUEST, "input.query", f"limit is the number of moves to list, a whole number from 1 to 1,000,000, not {limit[:20]!r}")
-    run = next_decision(data, "document", limit=int(limit) if limit is not None else None)
+    places = [place.strip() for place in guests.split(",")] if guests is not None else None
+    if places is not None and (len(guests or "") > 400 or not all(places)):
+        raise _refusal(HTTPStatus.BAD_REQUEST, "input.query", "guests is the places a guest goes to, as the log writes them, separated by commas: guests=quarry,harbor")
+    run = next_decision(data, "document", limit=int(limit) if limit is not None else None, guests=places)
     return _status(run.exit_code), next_object(run)
 
 
@@ -199,7 +204,7 @@ POSTS: dict[str, Post] = {
     "/api/validate": Post(_validate),
     "/api/score-sheet": Post(_score_sheet),
     "/api/ship": Post(_ship, calculation=True),
-    "/api/next": Post(_next, options=("limit",)),  # a replay or two: in the server's threads
+    "/api/next": Post(_next, options=("limit", "guests")),  # a replay or two: in the server's threads
 }
 
 
@@ -239,6 +244,7 @@ def _rules(name: str) -> dict[str, Any]:
                 "vp": b.vp,
                 "circles": b.circles,
                 "captain": b.effect is not None and b.effect.id in captain,
+                "guest": b.effect is not None and b.effect.id == "move.guest",  # its colonists move before a move (a decision's `guests`)
             }
             for b in model.buildings
         ],

@@ -86,7 +86,7 @@ def move_text(rules: Rules, move: AnyMove, guests: tuple[str, ...] = ()) -> str:
     """A move as the log writes it: the guest house's clauses first, then the move (a pass
     after guests is the guests alone)."""
     text = move.text(rules)
-    return ", ".join([*(f"guest {_place(rules, g)}" for g in guests), *([text] if text != "pass" or not guests else [])])
+    return ", ".join([*(f"guest {place_text(rules, g)}" for g in guests), *([text] if text != "pass" or not guests else [])])
 
 
 def log_document(record: GameRecord, ruleset: str | None = None) -> dict[str, Any]:
@@ -113,7 +113,8 @@ def log_document(record: GameRecord, ruleset: str | None = None) -> dict[str, An
     return document
 
 
-def _place(rules: Rules, place: str) -> str:
+def place_text(rules: Rules, place: str) -> str:
+    """A place (a building, a tile kind, San Juan) as a move's clause writes it: `guest harbor`."""
     return rules.terms.san_juan.lower() if place == "san-juan" else rules.name(place).lower()
 
 

@@ -263,26 +263,51 @@ class Game:
 
     def move_guest(self, p: int, place: str) -> None:
         """One colonist from the player's guest house to an empty circle (outside the mayor phase)."""
+        refusal = self._guest_refusal(p, place)
+        if refusal is not None:
+            raise refusal
         rules, b = self.rules, self.boards[p]
-        houses = [x for x in rules.with_effect("move.guest") if b.buildings.get(x.id, 0) > 0]
+        if place in rules.building:
+            b.buildings[place] += 1
+        else:
+            b.manned[place] = b.manned.get(place, 0) + 1
+        b.buildings[self._guest_houses(p)[0]] -= 1
+
+    def guest_places(self, p: int) -> list[str]:
+        """Where one colonist of the player's guest house may go now (buildings, then tile kinds,
+        by id): none without a guest, or in the mayor phase. The rule is `move_guest`'s."""
+        b = self.boards[p]
+        return [place for place in (*b.buildings, *b.island) if self._guest_refusal(p, place) is None]
+
+    def guests(self, p: int) -> int:
+        """The colonists in the player's guest houses, each of which may move before a move."""
+        b = self.boards[p]
+        return sum(b.buildings[ident] for ident in self._guest_houses(p))
+
+    def _guest_houses(self, p: int) -> list[str]:
+        b = self.boards[p]
+        return [x.id for x in self.rules.with_effect("move.guest") if b.buildings.get(x.id, 0) > 0]
+
+    def _guest_refusal(self, p: int, place: str) -> RuleViolation | None:
+        """Why a guest of player `p` may not go to `place` now (None: it may)."""
+        rules, b = self.rules, self.boards[p]
+        houses = self._guest_houses(p)
         names = rules.power_names("move.guest")
         if not houses:
-            raise RuleViolation("guest.empty", f"{self.who(p)} has no {rules.terms.colonist[0]} in a {names} to move")
+            return RuleViolation("guest.empty", f"{self.who(p)} has no {rules.terms.colonist[0]} in a {names} to move")
         if self.phase is not None and self.phase.role == "mayor":
-            raise RuleViolation("guest.mayor-phase", f"in the {self.name_of('mayor')} phase {rules.terms.colonist[1]} are arranged, not moved from the {names}")
+            return RuleViolation("guest.mayor-phase", f"in the {self.name_of('mayor')} phase {rules.terms.colonist[1]} are arranged, not moved from the {names}")
         if place in rules.building:
             if place not in b.buildings:
-                raise RuleViolation("guest.place", f"{self.who(p)} has no {self.name_of(place)}")
-            if place in {x.id for x in houses} or b.buildings[place] >= rules.building[place].circles:
-                raise RuleViolation("guest.place", f"the {self.name_of(place)} has no empty circle for a guest")
-            b.buildings[place] += 1
-        elif place in b.island and rules.has_circle(place):
+                return RuleViolation("guest.place", f"{self.who(p)} has no {self.name_of(place)}")
+            if place in houses or b.buildings[place] >= rules.building[place].circles:
+                return RuleViolation("guest.place", f"the {self.name_of(place)} has no empty circle for a guest")
+            return None
+        if place in b.island and rules.has_circle(place):
             if b.manned.get(place, 0) >= b.island[place]:
-                raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.name_of(place)} tile")
-            b.manned[place] = b.manned.get(place, 0) + 1
-        else:
-            raise RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.name_of(place)} {rules.terms.plantation[0] if place in rules.good else 'tile'} for a guest")
-        b.buildings[houses[0].id] -= 1
+                return RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.name_of(place)} tile")
+            return None
+        return RuleViolation("guest.place", f"{self.who(p)} has no unoccupied {self.name_of(place)} {rules.terms.plantation[0] if place in rules.good else 'tile'} for a guest")
 
     def finish_phase(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
         """End the current phase: its remaining turns, its closing duties, then the round's end."""

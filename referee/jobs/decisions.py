@@ -29,9 +29,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
-from referee.diagnostics import InputError, Missing, in_order
+from referee.diagnostics import InputError, Missing, RuleViolation, in_order
 from referee.documents.log import GameRecord, PhaseRecord, read_log
-from referee.documents.write import canonical_log, log_document
+from referee.documents.write import canonical_log, log_document, move_text, place_text
 from referee.documents.write_position import captain_position
 from referee.engine import legal
 from referee.engine.game import Game
@@ -43,7 +43,9 @@ from referee.engine.phases.mayor import Mayor
 from referee.engine.phases.settler import Settler
 from referee.engine.state import Board
 from referee.jobs.check import LogReport, check_record
-from referee.moves.clauses import AnyMove, Arrange
+from referee.jobs.scoring import score
+from referee.moves.clauses import AnyMove, Arrange, MoveError, Pass, place
+from referee.wording import count
 
 Listed = TypeVar("Listed")
 
@@ -62,6 +64,7 @@ class Decision:
     colonists: int | None = None  # a mayor's colonists to arrange
     declinable: int | None = None  # of those, the privilege's, which the mayor may decline (0 for the others)
     total: int | None = None  # the number of legal moves, where `moves` lists only the first (a limit was asked)
+    guests: dict[str, Any] | None = None  # a guest house's colonists and where one may go first: {"colonists", "places"}
 
     def as_json(self) -> dict[str, Any]:
         """The `decision` object of docs/formats/commands.md (`draw`, `default` and `colonists`
@@ -76,6 +79,8 @@ class Decision:
         if self.total is not None:
             out["truncated"] = True
             out["count"] = self.total
+        if self.guests is not None:
+            out["guests"] = self.guests
         return out
 
 
@@ -97,10 +102,15 @@ class NextReport:
         return self.report.exit_code
 
 
-def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None, limit: int | None = None) -> NextReport:
+def next_decision(
+    data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None, limit: int | None = None, guests: list[str] | None = None
+) -> NextReport:
     """Read and check one log; for a valid game, the decision it waits for and its boards.
     `limit`: list at most that many moves (a mayor's arrangements may number a hundred
-    thousand; the decision then says `truncated` and their `count`)."""
+    thousand; the decision then says `truncated` and their `count`). `guests`: places (as the
+    log writes them) the decider's guest-house colonists go to first; the moves listed are then
+    those open after them, each written with its `guest PLACE` clauses (a place no guest may go
+    to is an error of the report, rule `guest.*`)."""
     try:
         record = read_log(data, file, ruleset, base_dir)
     except InputError as exc:
@@ -112,7 +122,10 @@ def next_decision(data: bytes | str, file: str, ruleset: str | None = None, base
     # as a recorded game (its end has come and the players it leaves out passed): they still decide
     game, history, position = _played(record)
     round_number = game.round
-    decision = decide(game, record.phases[-1] if record.phases else None, limit)
+    try:
+        decision = decide(game, record.phases[-1] if record.phases else None, limit, guests)
+    except RuleViolation as exc:  # a guest sent where none may go
+        return NextReport(replace(report, errors=[exc.diagnostic(None)]))
     if game.round != round_number or game.over:  # the open phase, finished by `decide`, ended the round or the game
         history.append(_standing(game, round_number))
     complete_if_passes = decision is not None and run.complete
@@ -160,13 +173,22 @@ def _played(record: GameRecord) -> tuple[Game, list[dict[str, Any]], str | None]
 
 
 def _standing(game: Game, round_number: int) -> dict[str, Any]:
-    return {"round": round_number, "players": {b.name: {"vp": b.vp, "doubloons": b.doubloons} for b in game.boards}}
+    """Each player's VP and doubloons at a round's end: their chips (`vp`), and the score were
+    the game to end there (buildings, bonus, total), as `score` counts it."""
+    scores = {s.player: s for s in score(game.boards, game.rules)}
+    return {
+        "round": round_number,
+        "players": {
+            b.name: {"vp": b.vp, "doubloons": b.doubloons, "buildings": scores[b.name].buildings, "bonus": scores[b.name].bonus, "total": scores[b.name].total} for b in game.boards
+        },
+    }
 
 
-def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> Decision | None:
+def decide(game: Game, last: PhaseRecord | None, limit: int | None = None, guests: list[str] | None = None) -> Decision | None:
     """The decision of a game in progress whose last phase, `last`, is open in `game` (its
     moves made, not finished); None when the game is over. `limit`: list at most that many
-    moves (the decision then says how many there are)."""
+    moves (the decision then says how many there are). `guests`: the places (as written) the
+    decider's guests go to first (RuleViolation where one may not)."""
     if last is None or game.phase is None:
         return _role(game)
     phase = game.phase
@@ -176,7 +198,11 @@ def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> De
         p, moves, total = mover
         if isinstance(phase, Mayor):
             return _arrangement(game, phase, p, role, moves, total)
-        return Decision(game.who(p), role, "move", _texts(game, moves), total=total)
+        if guests:
+            return _after_guests(game, last, p, role, guests, limit)
+        return Decision(game.who(p), role, "move", _texts(game, moves), total=total, guests=_guests(game, p))
+    if guests:
+        raise RuleViolation("guest.no-move", "no move is awaited now, so no guest moves before one")
     if isinstance(phase, Captain):
         for p in phase.order:
             if last.keep is not None and p in last.keep:
@@ -193,6 +219,39 @@ def decide(game: Game, last: PhaseRecord | None, limit: int | None = None) -> De
     except Missing as exc:  # a decision the log must write that none of the above found: a bug
         raise AssertionError(f"the phase waits for a decision that referee next does not know: {exc.rule}") from exc
     return None if game.over else _role(game)
+
+
+def _guests(game: Game, p: int) -> dict[str, Any] | None:
+    """The player's guest-house colonists and the places one may go before the move (`guest
+    PLACE, ` written first: docs/formats/game-log.md); None without a guest or a place."""
+    colonists = game.guests(p)
+    places = game.guest_places(p) if colonists else []
+    if not places:
+        return None
+    return {"colonists": colonists, "places": [place_text(game.rules, place) for place in places]}
+
+
+def _after_guests(game: Game, last: PhaseRecord, p: int, role: str, written: list[str], limit: int | None) -> Decision:
+    """Player `p`'s decision once their guests have gone to the places `written`: the moves then
+    open (a guest on a quarry makes a building cheaper), each after the guests' clauses."""
+    offered = _guests(game, p)
+    if offered is None:
+        raise RuleViolation("guest.empty", f"{game.who(p)} has no {game.rules.terms.colonist[0]} in a {game.rules.power_names('move.guest')} to move now")
+    if len(written) > offered["colonists"]:
+        raise RuleViolation("guest.count", f"{game.who(p)} has {count(offered['colonists'], game.rules.terms.colonist)} to move, not {len(written)}")
+    try:
+        places = tuple(place(game.rules, text) for text in written)
+    except MoveError as exc:
+        raise RuleViolation("guest.place", str(exc)) from None
+    trial = game.clone()
+    for where in places:
+        trial.move_guest(p, where)
+    assert trial.phase is not None
+    trial.phase.buildings_changed(p)
+    mover = _mover(trial, trial.phase, last, limit)
+    moves, total = (mover[1], mover[2]) if mover is not None and mover[0] == p else ([Pass()], None)
+    texts = [move_text(game.rules, move, places) for move in moves]
+    return Decision(game.who(p), role, "move", texts, total=total, guests={**offered, "chosen": [place_text(game.rules, where) for where in places]})
 
 
 def _role(game: Game) -> Decision:

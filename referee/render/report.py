@@ -106,6 +106,8 @@ def report_object(r: LogReport) -> dict[str, Any]:
         obj["moves"] = r.moves
     if r.waiting is not None:
         obj["waiting"] = r.waiting
+    if r.end is not None:
+        obj["end"] = r.end  # why and when a complete game ended ("round 14, because ...")
     if r.scores is not None:
         obj["provisional"] = not r.complete
     return obj
