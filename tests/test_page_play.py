@@ -75,7 +75,7 @@ DECIDE = """
 # The in-page player of one screen: a random legal choice at each decision, until the game ends
 # or `steps` decisions are made.
 AUTOPLAY = (
-    """async ({ steps, seed }) => {"""
+    """async ({ steps, seed, headings }) => {"""
     + RANDOM
     + """
   const game = document.querySelector('#play-game');
@@ -90,8 +90,12 @@ AUTOPLAY = (
   let made = 0;
   for (; made < steps; made++) {
     unworded();
-    const kind = document.querySelector('#play-turn-text').dataset.kind;
+    const turn = document.querySelector('#play-turn-text');
+    const kind = turn.dataset.kind;
     if (kind === 'over' || kind === 'broken') break;
+    const heading = headings[kind === 'move' ? turn.dataset.phase : kind];   // the heading says its phase's decision
+    const what = turn.querySelector('.what').textContent;
+    if (heading && !what.startsWith(heading) && what !== 'can only pass') throw new Error(`the ${turn.dataset.phase || kind} heading says '${what}'`);
     const before = game.dataset.render;"""
     + DECIDE
     + """
@@ -225,7 +229,7 @@ def kind(page: Page) -> str:
 
 def autoplay(page: Page, steps: int, seed: int) -> int:
     """Up to `steps` decisions made by the in-page player; how many were made."""
-    made = page.evaluate(AUTOPLAY, {"steps": steps, "seed": seed})
+    made = page.evaluate(AUTOPLAY, {"steps": steps, "seed": seed, "headings": HEADINGS})
     assert isinstance(made, int)
     return made
 
@@ -241,12 +245,18 @@ def downloaded_log(page: Page) -> str:
     return Path(info.value.path()).read_text(encoding="utf-8")
 
 
-GAMES = [(ruleset, players) for ruleset in ("base", "expansion-1", "1897") for players in (2, 5)]
-QUICK = ("base", 2)  # the one whole game of the quick suite; the others are slow (half a minute each)
+# 3 and 5 players of each ruleset, one at a phone's width (390 x 844), the other at a desktop's;
+# and the two-player variant
+GAMES = [("base", 3, 390), ("base", 5, 1280), ("expansion-1", 3, 1280), ("expansion-1", 5, 390), ("1897", 3, 390), ("1897", 5, 1280), ("base", 2, 390)]
+QUICK = ("base", 3, 390)  # the one whole game of the quick suite; the others are slow (half a minute each)
 
 
-@pytest.mark.parametrize(("ruleset", "players"), [pytest.param(r, n, id=f"{r}-{n}p", marks=() if (r, n) == QUICK else pytest.mark.slow) for r, n in GAMES])
-def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players: int, tmp_path: Path):
+@pytest.mark.parametrize(
+    ("ruleset", "players", "width"),
+    [pytest.param(r, n, w, id=f"{r}-{n}p-{w}", marks=() if (r, n, w) == QUICK else pytest.mark.slow) for r, n, w in GAMES],
+)
+def test_a_whole_game_played_through_the_page(browser, address: str, ruleset: str, players: int, width: int, tmp_path: Path):  # type: ignore[no-untyped-def]
+    page, errors = open_page(browser, address, width)
     rnd = random.Random(f"{ruleset}-{players}")
     order = set_up(page, ruleset, players, rnd)
     assert page.locator("#play-turn-text .who").inner_text() == order[0]  # the first governor chooses first
@@ -288,6 +298,7 @@ def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players:
             tap(page, rnd)
             tapped += 1
     assert kind(page) == "over"
+    assert WORDLESS.search(page.locator("#play").inner_text()) is None  # the end screen too
     shown = shown_totals(page)
     assert sorted(shown) == sorted(order)
     expect(page.locator("#play-end svg.chart")).to_have_count(2)
@@ -295,6 +306,8 @@ def test_a_whole_game_played_through_the_page(page: Page, ruleset: str, players:
     assert report.valid and report.complete
     assert {score.player: score.total for score in report.scores or []} == shown
     print(f"{ruleset} {players}p: {tapped} decisions tapped, {clicked} clicked in the page; its render at most {max(times):.1f} ms a decision")
+    assert errors == []
+    page.context.close()
 
 
 def load_log(page: Page, text: str) -> None:
@@ -352,6 +365,7 @@ def test_a_loaded_game_to_its_end_shows_the_scores_and_the_chart(browser, addres
     assert report.complete and check_log(text, "game-4p.yaml").complete
     assert shown_totals(page) == {score.player: score.total for score in report.scores or []}
     expect(page.locator("#play-end svg.chart polyline")).to_have_count(8)  # VP and doubloons of 4 players
+    assert WORDLESS.search(page.locator("#play").inner_text()) is None  # (no tie: nothing said of one)
     screenshot(page, "play-end", tmp_path, "#play-end")
     assert errors == []
     page.context.close()
@@ -548,6 +562,7 @@ def test_the_end_screen_says_why_the_game_ended_and_that_the_tie_break_decided(p
     report = check_log(downloaded_log(page), "game.yaml")
     assert report.complete and report.end is not None and [s.player for s in report.scores or [] if s.rank == 1] == ["Cleo"]
     expect(page.locator("#play-end-why")).to_have_text(f"The game ended after {report.end}.")
+    assert WORDLESS.search(page.locator("#play").inner_text()) is None
     assert "colonist ship could not be refilled" in report.end
     tie = page.locator("#play-end-tie")
     expect(tie).to_contain_text("A tie at 14 VP, decided by the tie-break")
