@@ -39,6 +39,20 @@ def moves_shown(page: Page) -> int:
     return int(page.locator("#play-game").get_attribute("data-table-moves") or -1)
 
 
+def seated(browser, address: str, link: str, names: tuple[str, ...], errors: list[str]) -> dict[str, Page]:  # type: ignore[no-untyped-def]
+    """A phone (390 px) for each player, each opening the join link and taking that seat; their
+    script errors go to `errors`."""
+    phones: dict[str, Page] = {}
+    for name in names:
+        phone, _ = open_page(browser, address, 390)
+        phone.on("pageerror", lambda error: errors.append(str(error)))  # into the test's list, as they come
+        phone.goto(link)
+        phone.click(f'#play-join-seats button[data-seat="{name}"]')
+        expect(phone.locator("#play-game")).to_be_visible()
+        phones[name] = phone
+    return phones
+
+
 def all_at(screens: list[Page], moves: int) -> None:
     for screen in screens:
         expect(screen.locator("#play-game")).to_have_attribute("data-table-moves", str(moves), timeout=3_000)
@@ -54,14 +68,7 @@ def test_three_phones_and_the_table_screen_play_one_game(browser, address: str, 
     expect(host.locator("#play-join-qr")).to_have_attribute("src", f"/api/tables/{link.split('#table=')[1]}/qr.svg")
     host.wait_for_function("() => document.querySelector('#play-join-qr').naturalWidth > 0")  # the QR code drawn
     screenshot(host, "table-join", tmp_path, "#play-table")
-    phones: dict[str, Page] = {}
-    for name in ("Anna", "Ben", "Cleo"):
-        phone, phone_errors = open_page(browser, address, 390)
-        errors += phone_errors
-        phone.goto(link)
-        phone.click(f'#play-join-seats button[data-seat="{name}"]')
-        expect(phone.locator("#play-game")).to_be_visible()
-        phones[name] = phone
+    phones = seated(browser, address, link, ("Anna", "Ben", "Cleo"), errors)
     screens = [host, *phones.values()]
     all_at(screens, 0)
     expect(phones["Anna"].locator("#play-turn-text")).to_have_class("turn mine")
@@ -247,14 +254,7 @@ def test_five_phones_and_the_table_play_a_whole_game_through_a_killed_server(bro
         load_log(host, FIVE)
         host.click("#play-share")
         link = host.locator("#play-join-link").input_value()
-        phones: dict[str, Page] = {}
-        for name in ("Ana", "Ben", "Cleo", "Dan", "Eve"):
-            phone, phone_errors = open_page(browser, server.address, 390)
-            errors += phone_errors
-            phone.goto(link)
-            phone.click(f'#play-join-seats button[data-seat="{name}"]')
-            expect(phone.locator("#play-game")).to_be_visible()
-            phones[name] = phone
+        phones = seated(browser, server.address, link, ("Ana", "Ben", "Cleo", "Dan", "Eve"), errors)
         screens = [host, *phones.values()]
         all_at(screens, 0)
 
