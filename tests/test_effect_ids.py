@@ -4,6 +4,7 @@ read by the engine, every bundled ruleset's powers among them, and a misspelt id
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import typing
@@ -51,3 +52,15 @@ def test_a_misspelt_effect_id_is_a_type_error(tmp_path):
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     errors = result.stdout.splitlines()
     assert len(errors) == 1 and errors[0].startswith("wrong.py:6: error:") and "ship.private-shipp" in errors[0], result.stdout + result.stderr
+
+
+def test_a_misspelt_effect_id_compared_with_a_power_is_an_error_of_the_projects_own_mypy(tmp_path):
+    """`power.id == "..."` (the captain phase reads its powers so): the project's mypy settings
+    (strict_equality, pyproject.toml) refuse an id no power has."""
+    source = "from referee.rulesets.model import Effect\n\n\ndef wharf(power: Effect) -> bool:\n    return power.id == {!r}\n"
+    (tmp_path / "right.py").write_text(source.format("ship.private-ship"))
+    (tmp_path / "wrong.py").write_text(source.format("ship.private-shipp"))
+    command = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--follow-imports=silent", "--no-error-summary", "right.py", "wrong.py"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    errors = result.stdout.splitlines()
+    assert len(errors) == 1 and errors[0].startswith("wrong.py:5: error: Non-overlapping equality check"), result.stdout + result.stderr

@@ -19,7 +19,7 @@ from referee.documents.log import GameRecord, read_log
 from referee.documents.write import PhaseText, write_log
 from referee.engine.game import Game
 from referee.jobs.check import check_log
-from referee.jobs.decisions import NextReport, _played, board_state, next_decision
+from referee.jobs.decisions import NextReport, board_state, next_decision, open_game
 from referee.moves.clauses import AnyMove, Keep, Pass, parse_keep, parse_move, split_guests
 from referee.render.decision import next_object
 
@@ -95,7 +95,7 @@ def with_step(record: GameRecord, ruleset: str, decision: dict, move: str) -> st
 
 
 def game_before(record: GameRecord) -> Game:
-    return _played(record)[0]
+    return open_game(record)
 
 
 def equivalent(game: Game, role: str, player: int, real: AnyMove | Keep, listed: list[str], keep: bool) -> bool:

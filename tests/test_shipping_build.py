@@ -114,3 +114,12 @@ def test_both_builds_give_byte_identical_json() -> None:
     assert len(compiled_answers) == len(asked) > 50
     for (text, every), one, other in zip(asked, compiled_answers, plain_answers, strict=True):
         assert one == other, f"the builds differ ({'--all' if every else 'summary'}):\n{text}"
+
+
+def test_the_modules_compiled_are_those_the_build_checks() -> None:
+    """hatch_build.py compiles the search's modules; compiled.py checks that those are the
+    modules compiled from the sources beside them: one list, held equal here."""
+    import hatch_build
+
+    assert hatch_build.SEARCH == compiled.SEARCH
+    assert all((compiled.HERE / f"{name}.py").exists() for name in compiled.SEARCH)

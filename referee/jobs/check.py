@@ -12,7 +12,7 @@ from pathlib import Path
 
 from referee.diagnostics import READ_ERROR, RULE_ERROR, Diagnostic, InputError, in_order
 from referee.documents.log import GameRecord, read_log
-from referee.jobs.replays import Replay, replay
+from referee.jobs.replays import Replay, Watch, replay
 from referee.jobs.scoring import Score, score
 from referee.rulesets.rules import Rules
 
@@ -50,11 +50,12 @@ def check_log(data: bytes | str, file: str, ruleset: str | None = None, provisio
     return check_record(record, file, provisional)[0]
 
 
-def check_record(record: GameRecord, file: str, provisional: bool = False) -> tuple[LogReport, Replay]:
+def check_record(record: GameRecord, file: str, provisional: bool = False, watch: Watch | None = None) -> tuple[LogReport, Replay]:
     """Replay a log that was read; score it when complete (or `provisional`); check its
-    `result`. The replay is returned beside the report for the jobs that look further."""
+    `result`. The replay is returned beside the report for the jobs that look further, and
+    `watch` is shown it as it goes."""
     report = LogReport(file, rules=record.rules)
-    run = replay(record)
+    run = replay(record, watch)
     report.moves = run.moves
     report.complete = run.complete
     report.waiting = run.waiting

@@ -43,6 +43,7 @@ from referee.engine.phases.mayor import Mayor
 from referee.engine.phases.settler import Settler
 from referee.engine.state import Board
 from referee.jobs.check import LogReport, check_record
+from referee.jobs.replays import Watch, replay
 from referee.jobs.scoring import score
 from referee.moves.clauses import AnyMove, Arrange, MoveError, Pass, place
 from referee.wording import count
@@ -115,12 +116,13 @@ def next_decision(
         record = read_log(data, file, ruleset, base_dir)
     except InputError as exc:
         return NextReport(LogReport(file, errors=in_order(exc.diagnostics)))
-    report, run = check_record(record, file)
+    watch = _Open()
+    report, run = check_record(record, file, watch=watch)
     if report.errors or run.game is None:
         return NextReport(report)
     # read as a game still being played: the last phase left open, also where the log is complete
     # as a recorded game (its end has come and the players it leaves out passed): they still decide
-    game, history, position = _played(record)
+    game, history, position = watch.game if watch.game is not None else run.game, watch.history, watch.position
     round_number = game.round
     try:
         decision = decide(game, record.phases[-1] if record.phases else None, limit, guests)
@@ -147,29 +149,38 @@ def _still_played(recorded: LogReport, game: Game, ended: str) -> LogReport:
     return replace(recorded, complete=False, scores=None, end=None, waiting=waiting)
 
 
-def _played(record: GameRecord) -> tuple[Game, list[dict[str, Any]], str | None]:
-    """The game of a valid log played to its last line, its last phase still open (not
-    finished, so that its moves can be asked for: `decide` finishes it where nobody has a
-    decision left in it). And each player's VP and doubloons at the start and at the end of
-    every round, and the shipping position of the last phase, if it is a captain's, at its start."""
-    game = Game(record.rules, record.players, record.plantations, record.buildings)
-    history = [_standing(game, 0)]
-    position = None
-    phases = record.phases
-    last = len(phases) - 1
-    for index, entry in enumerate(phases):
-        if index == last and PHASES.get(entry.role) is Captain:
-            position = captain_position(game, entry.chooser)
-        game.choose_role(entry.chooser, entry.role, entry.doubloons)
-        for move in entry.moves:
-            game.play(move.player, move.move, move.guests)
-        if index == last:
-            break
-        before = game.round
-        game.finish_phase(entry.reveal, entry.keep)
-        if game.round != before or game.over:
-            history.append(_standing(game, before))
-    return game, history, position
+def open_game(record: GameRecord) -> Game:
+    """The game of a valid log played to its last line, its last phase still open."""
+    watch = _Open()
+    run = replay(record, watch)
+    assert run.game is not None and run.error is None, "a valid log"
+    return watch.game if watch.game is not None else run.game
+
+
+class _Open(Watch):
+    """What `next` takes from the replay that checks the log (one replay, not two): each
+    player's standing at the start and at the end of every round, the shipping position of
+    the last phase if it is a captain's, at its start, and the game with that phase still open
+    (not finished, so that its moves can be asked for: `decide` finishes it where nobody has a
+    decision left in it). A log of no phases leaves `game` None: the replay's game is it."""
+
+    def __init__(self) -> None:
+        self.history: list[dict[str, Any]] = []
+        self.position: str | None = None
+        self.game: Game | None = None
+
+    def started(self, game: Game) -> None:
+        self.history.append(_standing(game, 0))
+
+    def round_ended(self, game: Game, number: int) -> None:
+        self.history.append(_standing(game, number))
+
+    def last_phase(self, game: Game, entry: PhaseRecord) -> None:
+        if PHASES.get(entry.role) is Captain:
+            self.position = captain_position(game, entry.chooser)
+
+    def last_moves_made(self, game: Game) -> None:
+        self.game = game.clone()
 
 
 def _standing(game: Game, round_number: int) -> dict[str, Any]:

@@ -31,8 +31,27 @@ class Replay:
     moves: int  # moves and role choices applied
 
 
-def replay(record: GameRecord) -> Replay:
-    """Play every phase of `record`; stop at the first rule broken."""
+class Watch:
+    """What a replay shows the job that asked for it as it goes (`referee next`: the standings at
+    each round's end, the last phase's start, and the game with that phase still open), so
+    that one replay serves both the verdict and the decision. Each does nothing here."""
+
+    def started(self, game: Game) -> None:
+        """The game is set up: no role chosen yet."""
+
+    def round_ended(self, game: Game, number: int) -> None:
+        """Round `number` has just ended (or the game, in 1897, with a phase): not the last phase's."""
+
+    def last_phase(self, game: Game, entry: PhaseRecord) -> None:
+        """The log's last phase is about to be played: its role not yet chosen."""
+
+    def last_moves_made(self, game: Game) -> None:
+        """The last phase's moves are made; it is finished next (which may change `game`)."""
+
+
+def replay(record: GameRecord, watch: Watch | None = None) -> Replay:
+    """Play every phase of `record`; stop at the first rule broken. `watch`: told of the
+    rounds and the last phase as the replay reaches them."""
     try:
         game = Game(record.rules, record.players, record.plantations, record.buildings)
     except RuleViolation as exc:
@@ -40,6 +59,8 @@ def replay(record: GameRecord) -> Replay:
         if exc.rule == "setup.buildings":  # at the building that breaks the selection, else at the list
             where = record.building_locations[exc.item] if exc.item is not None else record.buildings_location or where
         return Replay(record, None, exc.diagnostic(where), False, None, 0)
+    if watch is not None:
+        watch.started(game)
     applied = 0
     pending: Missing | None = None
     pending_phase: PhaseRecord | None = None
@@ -52,6 +73,8 @@ def replay(record: GameRecord) -> Replay:
             if pending_phase is not None and not pending.at_phase:
                 pending = pending.of_phase_at(pending_phase.location.line)
             return Replay(record, game, pending.diagnostic(where), False, None, applied)
+        if watch is not None and entry is last:
+            watch.last_phase(game, entry)
         try:
             choose_role(entry.chooser, entry.role, entry.doubloons)
         except RuleViolation as exc:
@@ -75,8 +98,14 @@ def replay(record: GameRecord) -> Replay:
             # a phase closed in the log (its `reveal` or `keep` written) is over: the players
             # left out passed (issue 28, ruling 3); otherwise the log may stop inside it
             during = legal.still_deciding(game)
+        if watch is not None:
+            if entry is last:
+                watch.last_moves_made(game)
+            before = game.round
         try:
             finish_phase(entry.reveal, entry.keep)
+            if watch is not None and entry is not last and (game.round != before or game.over):
+                watch.round_ended(game, before)
         except Missing as exc:
             pending, pending_phase = exc, entry
         except RuleViolation as exc:
