@@ -21,7 +21,7 @@ from referee.engine.game import Game
 from referee.jobs.check import check_log
 from referee.jobs.decisions import NextReport, board_state, next_decision, open_game
 from referee.moves.clauses import AnyMove, Keep, Pass, parse_keep, parse_move, split_guests
-from referee.render.decision import next_object
+from referee.render.decision import decision_json, next_object
 
 from .conftest import CORPUS, FIXTURES, check, game_log
 
@@ -161,7 +161,7 @@ def check_prefixes(path: Path, every: int = 1, appended: int = 3) -> int:
         decision = run.decision
         assert decision is not None, (path.name, k, "a game in progress waits for a decision")
         step = all_steps[k]
-        d = decision.as_json()
+        d = decision_json(decision)
         where = (path.name, k, step, d["player"], d["kind"], (d["moves"] or [])[:5])
         prefix_record = read_log(prefix, "prefix.yaml")
         game = game_before(prefix_record)
@@ -239,7 +239,7 @@ def played_out(text: str) -> tuple[NextReport, int]:
     while run.decision is not None:
         assert appended < 50, "the game does not end"
         record = read_log(text, "log.yaml")
-        decision = run.decision.as_json()
+        decision = decision_json(run.decision)
         text = with_step(record, record.rules.id, decision, left_out_move(decision))
         run = next_decision(text, "log.yaml")
         assert run.report.errors == [], (decision, run.report.errors)
@@ -272,7 +272,7 @@ def test_random_games_of_every_ruleset_and_player_count(tmp_path: Path) -> None:
 def test_a_role_choice_lists_the_roles_open() -> None:
     run = next_decision((FIXTURES / "formats-log.yaml").read_bytes(), "formats-log.yaml")
     assert run.decision is not None
-    assert run.decision.as_json() == {
+    assert decision_json(run.decision) == {
         "player": "Ben",
         "phase": None,
         "kind": "role",
@@ -474,7 +474,7 @@ def _decision(text: str) -> dict:
     run: NextReport = next_decision(text, "game.yaml")
     assert run.report.errors == [], run.report.errors
     assert run.decision is not None
-    return run.decision.as_json()
+    return decision_json(run.decision)
 
 
 def _json(args: list[str], code: int) -> dict:
@@ -522,8 +522,8 @@ def test_a_limit_lists_the_first_moves_and_counts_them_all() -> None:
     full = next_decision(cut, "cut.yaml").decision
     short = next_decision(cut, "cut.yaml", limit=50).decision
     assert full is not None and short is not None and full.moves is not None and short.moves is not None
-    assert len(full.moves) > 100_000 and full.as_json().get("truncated") is None
-    assert short.moves == full.moves[:50] and short.as_json()["truncated"] is True and short.as_json()["count"] == len(full.moves)
+    assert len(full.moves) > 100_000 and decision_json(full).get("truncated") is None
+    assert short.moves == full.moves[:50] and decision_json(short)["truncated"] is True and decision_json(short)["count"] == len(full.moves)
     assert short.default in full.moves
 
 
@@ -548,7 +548,7 @@ def test_a_mayor_with_a_library_may_decline_both_privilege_colonists() -> None:
     assert decision is not None and decision.player == "Anna" and decision.declinable == 2
     held = {sum(int(part.rsplit(" ", 1)[1]) if part.rsplit(" ", 1)[-1].isdigit() else 1 for part in move.split(", ")) for move in decision.moves or []}
     assert decision.colonists is not None and {decision.colonists, decision.colonists - 1, decision.colonists - 2} <= held
-    assert decision.as_json()["declinable"] == 2
+    assert decision_json(decision)["declinable"] == 2
 
 
 def test_a_keep_lists_every_storage_the_rules_accept_the_most_first():
@@ -565,7 +565,7 @@ def test_a_keep_lists_every_storage_the_rules_accept_the_most_first():
     assert decision.moves[-1] == "none" and len(decision.moves) == len(set(decision.moves)) >= 2
     cut_record = read_log(cut, "cut.yaml")
     for move in decision.moves:
-        appended = next_decision(with_step(cut_record, "base", decision.as_json(), move), "kept.yaml")
+        appended = next_decision(with_step(cut_record, "base", decision_json(decision), move), "kept.yaml")
         assert appended.report.errors == [], (move, appended.report.errors)
 
 
@@ -627,7 +627,7 @@ def test_a_guest_house_decision_says_where_its_colonists_may_go_and_lists_the_mo
     assert plain["player"] == "Mateo" and plain["guests"] == {"colonists": 1, "places": ["black market", "quarry"]}
     assert not any(m.startswith("factory") for m in plain["moves"])  # 7 doubloons: out of his reach
     run = next_decision(text, "game.yaml", guests=["quarry"])
-    after = run.decision.as_json() if run.decision else {}
+    after = decision_json(run.decision) if run.decision else {}
     assert after["guests"]["chosen"] == ["quarry"] and "guest quarry, factory for 6" in after["moves"]  # the quarry's doubloon counted
     assert all(move.startswith("guest quarry") for move in after["moves"]) and "guest quarry" in after["moves"]  # the guest alone: a pass
     for move in ("guest quarry, factory for 6", "guest quarry"):

@@ -67,23 +67,6 @@ class Decision:
     total: int | None = None  # the number of legal moves, where `moves` lists only the first (a limit was asked)
     guests: dict[str, Any] | None = None  # a guest house's colonists and where one may go first: {"colonists", "places"}
 
-    def as_json(self) -> dict[str, Any]:
-        """The `decision` object of docs/formats/commands.md (`draw`, `default` and `colonists`
-        only where they apply)."""
-        out: dict[str, Any] = {"player": self.player, "phase": self.phase, "kind": self.kind, "moves": self.moves}
-        if self.draw is not None:
-            out["draw"] = self.draw
-        if self.default is not None:
-            out["default"] = self.default
-            out["colonists"] = self.colonists
-            out["declinable"] = self.declinable
-        if self.total is not None:
-            out["truncated"] = True
-            out["count"] = self.total
-        if self.guests is not None:
-            out["guests"] = self.guests
-        return out
-
 
 @dataclass(slots=True)
 class NextReport:
@@ -91,7 +74,7 @@ class NextReport:
 
     report: LogReport
     decision: Decision | None = None
-    state: dict[str, Any] | None = None
+    state: dict[str, Any] | None = None  # the boards as the decision finds them (`board_state`)
     history: list[dict[str, Any]] = field(default_factory=list)
     log: dict[str, Any] | None = None  # the log read, in the JSON form of a game log (it can be sent back with a move added)
     canonical: str | None = None  # the log read, as canonical YAML text

@@ -51,7 +51,7 @@ def next_object(run: NextReport) -> dict[str, Any]:
     """The JSON object of `referee next` and `POST /api/next`: the validate object with
     `decision` (and, beside it, `state` and `history` for a page)."""
     obj = report_object(run.report)
-    obj["decision"] = run.decision.as_json() if run.decision is not None else None
+    obj["decision"] = decision_json(run.decision) if run.decision is not None else None
     if run.complete_if_passes:  # `validate` reads the log as a complete game: the players it leaves out passed
         obj["complete_if_passes"] = True
     obj["state"] = run.state
@@ -60,3 +60,21 @@ def next_object(run: NextReport) -> dict[str, Any]:
     obj["canonical"] = run.canonical
     obj["position"] = run.position
     return obj
+
+
+def decision_json(decision: Decision) -> dict[str, Any]:
+    """The `decision` object of docs/formats/commands.md (`draw`, `default` and `colonists`
+    only where they apply)."""
+    out: dict[str, Any] = {"player": decision.player, "phase": decision.phase, "kind": decision.kind, "moves": decision.moves}
+    if decision.draw is not None:
+        out["draw"] = decision.draw
+    if decision.default is not None:
+        out["default"] = decision.default
+        out["colonists"] = decision.colonists
+        out["declinable"] = decision.declinable
+    if decision.total is not None:
+        out["truncated"] = True
+        out["count"] = decision.total
+    if decision.guests is not None:
+        out["guests"] = decision.guests
+    return out
