@@ -153,8 +153,12 @@ def test_ctrl_c_ends_a_cluster_run_quietly_with_exit_130(tmp_path: Path):
     # The terminal's SIGINT reaches every process of the run: each Dask worker printed its
     # KeyboardInterrupt traceback.
     linked_logs(tmp_path, FIXTURES / "game-3p.yaml", 2000)
+    # Ctrl-C reaches a run started at a terminal, whose SIGINT is at its default; a run started in
+    # the background of a script (as a CI may start the tests) inherits SIGINT ignored, and rightly
+    # goes on: the command is started as at a terminal
+    at_a_terminal = "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); runpy.run_module('referee', run_name='__main__', alter_sys=True)"
     parent = subprocess.Popen(
-        [sys.executable, "-m", "referee", "validate", "--cluster", "local:2", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        [sys.executable, "-c", at_a_terminal, "validate", "--cluster", "local:2", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )
     deadline = time.monotonic() + 120
     while not (len(workers_of(parent.pid)) == 2 and "pipe_write" in Path(f"/proc/{parent.pid}/wchan").read_text()) and time.monotonic() < deadline:
