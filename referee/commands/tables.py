@@ -47,6 +47,12 @@ def _next_of(log: dict[str, Any]) -> dict[str, Any]:
     return next_object(next_decision(json.dumps(log, ensure_ascii=False), "table", limit=MOVES_LISTED))
 
 
+def _broken(answer: dict[str, Any]) -> TableRefused:
+    """400 for a log that breaks a rule, with the referee's diagnostics as `/api/validate` gives them."""
+    first = answer["errors"][0]
+    return TableRefused(HTTPStatus.BAD_REQUEST, first["rule"], first["message"], {"file": "table", "valid": False, "errors": answer["errors"]})
+
+
 def _finished(answer: dict[str, Any]) -> bool:
     return bool(answer.get("complete")) and answer.get("decision") is None
 
@@ -163,12 +169,7 @@ class Tables:
             raise TableRefused(HTTPStatus.BAD_REQUEST, "table.log", 'a table is made from {"log": LOG}, a game log as JSON (ruleset, players, setup, phases)')
         answer = _next_of(log)
         if not answer["valid"]:
-            raise TableRefused(
-                HTTPStatus.BAD_REQUEST,
-                answer["errors"][0]["rule"],
-                answer["errors"][0]["message"],
-                {"file": "table", "valid": False, "errors": answer["errors"]},
-            )
+            raise _broken(answer)
         kept = answer["log"]  # in the referee's words: what steps are written into
         table_id, host = self.store.create(kept, list(kept["players"]), str(kept["ruleset"]), _finished(answer))
         return HTTPStatus.CREATED, {"table": table_id, "host": host, "moves": 0, "join": join(table_id)}
@@ -243,14 +244,11 @@ class Tables:
         log = with_step(table.log, step)
         new = _next_of(log)
         if not new["valid"]:
-            raise TableRefused(
-                HTTPStatus.BAD_REQUEST, new["errors"][0]["rule"], new["errors"][0]["message"], {"file": "table", "valid": False, "errors": new["errors"]}
-            )
+            raise _broken(new)
         try:
             written = self.store.write(table_id, after, step, new["log"], _finished(new), "host" if host else str(seat))
         except Conflict as conflict:
             raise self._moved(conflict.table, after) from None
-        self._kept(written, new)
         return HTTPStatus.OK, self._told(written, new)
 
     def undo(self, table_id: str, body: dict[str, Any], token: str | None) -> Answer:
@@ -273,7 +271,6 @@ class Tables:
             raise self._moved(conflict.table, after) from None
         except ValueError:
             raise TableRefused(HTTPStatus.BAD_REQUEST, "table.nothing-to-undo", "no decision has been written at this table since it was made") from None
-        self._kept(written, answers[-1])
         return HTTPStatus.OK, self._told(written, answers[-1])
 
     def delete(self, table_id: str, token: str | None) -> Answer:
@@ -303,7 +300,9 @@ class Tables:
         return change, {"moves": table.moves, "changes": table.changes, "last": change.as_json() if change is not None else None, "next": answer}
 
     def _told(self, table: Table, answer: dict[str, Any]) -> dict[str, Any]:
-        """A change written: handed to the event streams, and answered as the table now stands."""
+        """A change written: its next decision kept for the screens that ask, the change handed to
+        the event streams, and answered as the table now stands."""
+        self._kept(table, answer)
         change, now = self._standing(table, answer)
         if change is not None:
             self.on_change(table.id, change)

@@ -228,19 +228,18 @@ def _guests(game: Game, p: int) -> dict[str, Any] | None:
 def _after_guests(game: Game, last: PhaseRecord, p: int, role: str, written: list[str], limit: int | None) -> Decision:
     """Player `p`'s decision once their guests have gone to the places `written`: the moves then
     open (a guest on a quarry makes a building cheaper), each after the guests' clauses."""
-    offered = _guests(game, p)
-    if offered is None:
-        raise RuleViolation("guest.empty", f"{game.who(p)} has no {game.rules.terms.colonist[0]} in a {game.rules.power_names('move.guest')} to move now")
-    if len(written) > offered["colonists"]:
-        raise RuleViolation("guest.count", f"{game.who(p)} has {count(offered['colonists'], game.rules.terms.colonist)} to move, not {len(written)}")
+    colonists = game.guests(p)
+    if colonists and len(written) > colonists:
+        raise RuleViolation("guest.count", f"{game.who(p)} has {count(colonists, game.rules.terms.colonist)} to move, not {len(written)}")
     try:
         places = tuple(place(game.rules, text) for text in written)
     except MoveError as exc:
         raise RuleViolation("guest.place", str(exc)) from None
     trial = game.clone()
     for where in places:
-        trial.move_guest(p, where)
-    assert trial.phase is not None
+        trial.move_guest(p, where)  # the engine's refusal where a guest may not go (none in the house: guest.empty)
+    offered = _guests(game, p)
+    assert offered is not None and trial.phase is not None
     trial.phase.buildings_changed(p)
     mover = _mover(trial, trial.phase, last, limit)
     moves, total = (mover[1], mover[2]) if mover is not None and mover[0] == p else ([Pass()], None)
