@@ -503,6 +503,13 @@ def test_guest_misuse_is_refused(move, rule):
     assert_error(check(text), rule, line_of(text, f"- {move}"))
 
 
+def test_a_guest_clause_in_a_game_without_a_guest_house_says_so():
+    text = game_log("- settler: Anna\n  moves:\n    - Anna: guest indigo, indigo\n")
+    report = check(text)
+    assert_error(report, "guest.empty", line_of(text, "- Anna: guest indigo, indigo"))
+    assert report.errors[0].message.startswith("Puerto Rico (2002) has no building whose colonists move as guests: write the move without 'guest'")
+
+
 def test_a_guest_house_holds_two_guests_only():
     # Anna takes a sugar plantation (unoccupied) in round 2: quarry, sugar and a third guest for corn
     text = log(

@@ -292,6 +292,8 @@ class Game:
         """Why a guest of player `p` may not go to `place` now (None: it may)."""
         rules, b = self.rules, self.boards[p]
         houses = self._guest_houses(p)
+        if not rules.with_effect("move.guest"):  # ("in a nothing": no building of the ruleset has the power)
+            return RuleViolation("guest.empty", f"{rules.model.title} has no building whose {rules.terms.colonist[1]} move as guests: write the move without 'guest'")
         names = rules.power_names("move.guest")
         if not houses:
             return RuleViolation("guest.empty", f"{self.who(p)} has no {rules.terms.colonist[0]} in a {names} to move")
