@@ -485,18 +485,11 @@ class _Api:
     async def _table_request(self, scope: dict[str, Any], receive: Receive, send: Send, method: str, path: str) -> tuple[HTTPStatus, bytes, str] | None:
         """A request of docs/formats/tables.md: (status, payload, content type), or None for an
         event stream (answered here, as it goes) or a client that left."""
-        loop = asyncio.get_running_loop()
         parts = path.removeprefix("/api/tables").strip("/").split("/") if path != "/api/tables" else []
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         token = _bearer(scope)
         tables = self.tables
-
-        async def run(job: Callable[..., Any], *args: Any) -> Any:
-            try:
-                return await loop.run_in_executor(self.threads, job, *args)
-            except StoreError as exc:
-                raise store_failure(exc) from None
-
+        run = self._in_a_thread
         try:
             data = b""
             if method == "POST" or (method == "DELETE" and _has_length(scope)):  # read first: the connection then serves another request
@@ -546,6 +539,14 @@ class _Api:
         except Refused as refused:  # a body over its bound, a missing length
             return refused.status, _json(refused.body), "application/json"
 
+    async def _in_a_thread(self, job: Callable[..., Any], *args: Any) -> Any:
+        """A table job in the server's threads (it meets the database); a database that fails is
+        the request's 503 (`table.database`)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.threads, job, *args)
+        except StoreError as exc:
+            raise store_failure(exc) from None
+
     @property
     def address(self) -> str:
         """host:port as the server was bound (a join link's host where the request names none)."""
@@ -564,11 +565,7 @@ class _Api:
         """Server-Sent Events: `event: move` with the change, each time the table's log changes;
         from `Last-Event-ID: N`, every change after the Nth first. A comment every
         EVENTS_PING_SECONDS keeps the connection and shows a client that left."""
-        loop = asyncio.get_running_loop()
-        try:
-            await loop.run_in_executor(self.threads, self.tables.get, table_id)  # 404 for an unknown table
-        except StoreError as exc:
-            raise store_failure(exc) from None
+        await self._in_a_thread(self.tables.get, table_id)  # 404 for an unknown table
         streams = self.listeners.setdefault(table_id, set())
         if len(streams) >= SEATS_MAX:
             raise TableRefused(HTTPStatus.SERVICE_UNAVAILABLE, "table.screens", f"the table has {SEATS_MAX} screens following it, its most")
@@ -581,8 +578,8 @@ class _Api:
             sent = _last_event_id(scope)
             if sent is not None:
                 try:
-                    missed = await loop.run_in_executor(self.threads, self.tables.store.changes_after, table_id, sent)
-                except StoreError:  # the database failed after the stream began: it ends, and the client reconnects
+                    missed = await self._in_a_thread(self.tables.store.changes_after, table_id, sent)
+                except TableRefused:  # the database failed after the stream began: it ends, and the client reconnects
                     await send({"type": "http.response.body", "body": b"", "more_body": False})
                     return
                 for change in missed:
