@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
+import signal
+import socket
+import subprocess
+import sys
 import textwrap
+import time
+import urllib.request
 from collections.abc import Iterator
+from http.client import HTTPConnection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -220,3 +229,58 @@ phases:
       - Anna: quarry
       - Ben: quarry
 """
+
+
+class ServerProcess:
+    """`referee serve` in a process of its own, on one port and one database: SIGKILLed and
+    started again as a host's machine might be (the tables' tests and the page's)."""
+
+    def __init__(self, database: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.database = database
+        self.process: subprocess.Popen[bytes] | None = None
+        self.address = f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee", "serve", "--port", str(self.port), "--database", str(self.database)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.address + "api/rulesets", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("referee serve did not start in 30 s")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+
+def api_call(server: tuple[str, int], method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    """A request to a served API (a JSON body, a bearer token): its status and its answer (JSON, else text)."""
+    connection = HTTPConnection(*server, timeout=30)
+    headers = {"content-type": "application/json"} if body is not None else {}
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    raw = response.read()
+    connection.close()
+    kind = response.getheader("content-type") or ""
+    return response.status, json.loads(raw) if kind.startswith("application/json") else raw.decode()

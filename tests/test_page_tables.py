@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -21,7 +17,7 @@ from playwright.sync_api import Page, expect
 from referee.documents.log import read_log
 from referee.jobs.check import check_log
 from tests import browser as shared
-from tests.conftest import ROOT
+from tests.conftest import ServerProcess
 from tests.test_next import steps
 from tests.test_page_play import DECIDE, RANDOM, load_log, open_page, rendered, screenshot, settled, tap
 
@@ -197,48 +193,6 @@ def stalled(screens: list[Page]) -> str:
 def set_paused(screens: list[Page], paused: bool) -> None:
     for screen in screens:
         screen.evaluate("(paused) => { window.tablePlayer.paused = paused; }", paused)
-
-
-class ServerProcess:
-    """`referee serve` in a process of its own, on one port and one database: SIGKILLed and
-    started again as a host's machine might be."""
-
-    def __init__(self, database: Path) -> None:
-        import socket
-
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.database = database
-        self.process: subprocess.Popen[bytes] | None = None
-        self.address = f"http://127.0.0.1:{self.port}/"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", str(self.port), "--database", str(self.database)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            cwd=ROOT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.address + "api/rulesets", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("referee serve did not start in 30 s")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
 
 
 @pytest.mark.slow

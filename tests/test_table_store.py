@@ -4,23 +4,20 @@ is one sentence."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from http.client import HTTPConnection
 from pathlib import Path
 
 import pytest
 
 from referee.jobs.table_store import Conflict, Step, StoreError, TableStore
-from tests.conftest import ROOT
+from tests.conftest import ROOT, ServerProcess, api_call
 
 LOG = {"ruleset": "base", "players": ["Anna", "Ben", "Cleo"], "setup": {"plantations": ["indigo", "sugar", "corn", "coffee"]}, "phases": []}
 
@@ -144,54 +141,24 @@ def test_a_damaged_database_is_one_sentence_and_is_left_as_it_was(tmp_path: Path
         TableStore(folder_file / "tables.sqlite3").check()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _serve(path: Path, port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--port", str(port), "--database", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return server
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise AssertionError("the server did not start")
-
-
-def _call(port: int, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
-    connection = HTTPConnection("127.0.0.1", port, timeout=20)
-    headers = {"authorization": f"Bearer {token}"} if token else {}
-    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-    response = connection.getresponse()
-    answer = json.loads(response.read())
-    connection.close()
-    return response.status, answer
-
-
 @pytest.mark.xdist_group("processes")
 def test_a_served_table_survives_the_server_killed_and_started_again(tmp_path: Path) -> None:
-    path, port = tmp_path / "tables.sqlite3", _free_port()
-    server = _serve(path, port)
+    server = ServerProcess(tmp_path / "tables.sqlite3")
+    server.start()
+    at = ("127.0.0.1", server.port)
     try:
-        status, table = _call(port, "POST", "/api/tables", {"log": LOG})
+        status, table = api_call(at, "POST", "/api/tables", {"log": LOG})
         assert status == 201
         moves = 0
         for role in ("builder", "pass", "pass", "pass"):  # Anna chooses the builder; the three pass
-            status, answer = _call(port, "POST", f"/api/tables/{table['table']}/moves", {"after": moves, "move": role}, table["host"])
+            status, answer = api_call(at, "POST", f"/api/tables/{table['table']}/moves", {"after": moves, "move": role}, table["host"])
             assert status == 200, answer
             moves = answer["moves"]
-        server.send_signal(signal.SIGKILL)
-        server.wait()
-        server = _serve(path, port)
-        status, got = _call(port, "GET", f"/api/tables/{table['table']}")
+        server.kill()
+        server.start()
+        status, got = api_call(at, "GET", f"/api/tables/{table['table']}")
         assert status == 200 and got["moves"] == 4 and got["next"]["decision"] == {"player": "Ben", "phase": None, "kind": "role", "moves": ["settler", "mayor", "craftsman", "trader", "captain"]}
-        status, answer = _call(port, "POST", f"/api/tables/{table['table']}/moves", {"after": 4, "move": "mayor"}, table["host"])  # the host's token still works
+        status, answer = api_call(at, "POST", f"/api/tables/{table['table']}/moves", {"after": 4, "move": "mayor"}, table["host"])  # the host's token still works
         assert status == 200 and answer["moves"] == 5
     finally:
-        server.kill()
-        server.wait()
+        server.stop()

@@ -18,7 +18,7 @@ import pytest
 
 from referee.commands.server import make_server
 from referee.jobs.check import check_log
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, api_call
 
 NEW_LOG = {"ruleset": "base", "players": ["Anna", "Ben", "Cleo"], "setup": {"plantations": ["indigo", "sugar", "corn", "coffee"]}, "phases": []}
 
@@ -33,17 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     httpd.server_close()
 
 
-def call(server: tuple[str, int], method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-    connection = HTTPConnection(*server, timeout=30)
-    headers = {"content-type": "application/json"} if body is not None else {}
-    if token is not None:
-        headers["authorization"] = f"Bearer {token}"
-    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-    response = connection.getresponse()
-    raw = response.read()
-    connection.close()
-    kind = response.getheader("content-type") or ""
-    return response.status, json.loads(raw) if kind.startswith("application/json") else raw.decode()
+call = api_call
 
 
 def new_table(server: tuple[str, int], log: dict | None = None) -> dict:
