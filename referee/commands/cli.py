@@ -746,7 +746,7 @@ def export(
     from referee.documents.inputs import read_input
     from referee.jobs.check import check_log
     from referee.located.tree import read_yaml
-    from referee.render.report import diagnostic_line, score_json
+    from referee.render.report import diagnostic_line
     from referee.wording import json_text
 
     item = read_input(file)
@@ -766,4 +766,4 @@ def export(
     log = {"players": [s.player for s in report.scores], "meta": document.get("meta") if isinstance(document, dict) else None}
     if isinstance(document, dict) and isinstance(document.get("players"), list):
         log["players"] = [str(name) for name in document["players"]]
-    print(json_text(export_answer(format.value, log, [score_json(s) for s in report.scores], datetime.date.today().isoformat())))
+    print(json_text(export_answer(format.value, log, report.scores, datetime.date.today().isoformat())))

@@ -21,6 +21,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
+from referee.jobs.scoring import Score
 from referee.jobs.table_store import Change, Conflict, SeatHeld, Step, StoreError, Table, TableStore, Unknown, with_step
 from referee.wording import json_text, printable
 
@@ -291,7 +292,7 @@ class Tables:
         answer = self.next_of(table)
         if not _finished(answer):
             raise TableRefused(HTTPStatus.CONFLICT, "table.in-progress", "the game is still being played: its play is exported once it is over")
-        return HTTPStatus.OK, export_answer(kind, table.log, answer["scores"], datetime.fromtimestamp(table.created, UTC).date().isoformat())
+        return HTTPStatus.OK, export_answer(kind, table.log, _scores_of(answer), datetime.fromtimestamp(table.created, UTC).date().isoformat())
 
     def _standing(self, table: Table, answer: dict[str, Any]) -> tuple[Change | None, dict[str, Any]]:
         """The table's last change, and the table as it now stands as a change answers it (its
@@ -314,18 +315,21 @@ class Tables:
         return TableRefused(HTTPStatus.CONFLICT, "table.moved", f"the table is at move {table.moves}, not {after}: another change came first", now)
 
 
-def export_answer(kind: str, log: dict[str, Any], scores: list[dict[str, Any]], default_date: str) -> dict[str, Any]:
-    """A finished log's play in `kind`, from its JSON form and its scores (as `referee score`
-    gives them): the date and place from its `meta`, where written."""
-    from referee.jobs.scoring import Score
+def export_answer(kind: str, log: dict[str, Any], scores: list[Score], default_date: str) -> dict[str, Any]:
+    """A finished log's play in `kind`, from its JSON form (its players and `meta`) and its
+    scores: the date and place from its `meta`, where written."""
     from referee.render.export import play_export
 
     meta = log.get("meta") if isinstance(log.get("meta"), dict) else {}
     assert isinstance(meta, dict)
     date = str(meta.get("date") or default_date)[:10]
     place = meta.get("place")
-    rebuilt = [Score(s["player"], s["chips"], s["buildings"], dict(s["bonus_by_building"]), s["doubloons"], s["goods"], s["rank"]) for s in scores]
-    return play_export(kind, rebuilt, list(log["players"]), date, str(place) if place else None)
+    return play_export(kind, scores, list(log["players"]), date, str(place) if place else None)
+
+
+def _scores_of(answer: dict[str, Any]) -> list[Score]:
+    """The scores of a table's kept answer (its JSON, as `referee score` gives them), as values again."""
+    return [Score(s["player"], s["chips"], s["buildings"], dict(s["bonus_by_building"]), s["doubloons"], s["goods"], s["rank"]) for s in answer["scores"]]
 
 
 def _when(stamp: float) -> str:
