@@ -721,6 +721,46 @@ def next_(
     raise typer.Exit(run.exit_code)
 
 
+@_command("review")
+def review(
+    file: Annotated[str, typer.Argument(help="A game log, complete or in progress; '-' reads standard input.", show_default=False)],
+    every: Annotated[bool, typer.Option("--all", help="Every captain phase with its figures, and every decision in it.")] = False,
+    ruleset: RulesetOption = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """A game's captain phases against the shipping calculator: what each decision cost.
+
+    For every captain phase of the log: each player's VP from the phase as played, against the
+    guaranteed, expected and best VP `referee ship` gives the phase's start; and for every
+    load, wharf, pass and keep, the VP in the phase the move made could be expected to give,
+    against the best move open then (the others playing the expected play, as `referee ship`
+    reads it), and what it lost. The text shows each player's VP lost and the costliest
+    decisions, by the log's lines; --all every phase and decision; --format json all of it.
+
+    Exit code 0: the log is valid (complete, or in progress); 1: a rule was broken (the phases
+    before it are reviewed); 2: the log could not be read.
+    """
+    from referee.diagnostics import internal_error
+    from referee.documents.inputs import read_input
+    from referee.jobs.check import LogReport
+    from referee.jobs.review import Review, review_log
+    from referee.render.review import review_object, review_text
+    from referee.wording import json_text
+
+    item = read_input(file)
+    try:
+        if item.data is None:
+            assert item.error is not None
+            run = Review(item.name, LogReport(item.name, errors=[item.error]), (), ())
+        else:
+            run = review_log(item.data, item.name, ruleset, item.base)
+    except Exception as exc:  # a bug in referee: reported, never a traceback
+        run = Review(item.name, LogReport(item.name, errors=[internal_error(item.name, exc)]), (), ())
+    _done(run.exit_code)
+    print(json_text(review_object(run)) if format is Format.json else review_text(run, every))
+    raise typer.Exit(run.exit_code)
+
+
 class ExportFormat(str, Enum):
     bgstats = "bgstats"
     bgg = "bgg"

@@ -7,6 +7,8 @@ calculator this way).
 
 from __future__ import annotations
 
+from referee.diagnostics import Location
+from referee.documents.position import PlayerRecord, Position, ShipRecord
 from referee.documents.write import scalar
 from referee.engine.game import Game
 
@@ -24,3 +26,18 @@ def captain_position(game: Game, captain: int) -> str:
         buildings = ", ".join(rules.name(building) for building, colonists in board.buildings.items() if colonists)
         lines.append(f"  - {{name: {scalar(board.name)}, goods: {{{goods}}}, buildings: [{buildings}]}}")
     return "\n".join(lines) + "\n"
+
+
+def game_position(game: Game, captain: int, file: str) -> Position:
+    """The same position as `captain_position`, as the value `read_position` would read from its
+    text (no text written and read back: `referee review` takes one at every captain phase);
+    its locations are the file's first line."""
+    where = Location(file, 1, 1)
+    ships = tuple(ShipRecord(ship.size, ship.good if ship.good is not None and ship.count else None, ship.count if ship.good is not None else 0) for ship in game.ships)
+    players = []
+    for p in ((captain + i) % game.n for i in range(game.n)):
+        board = game.boards[p]
+        goods = {good: board.goods[good] for good in game.rules.goods if board.goods.get(good, 0) > 0}
+        buildings = tuple(building for building, colonists in board.buildings.items() if colonists)
+        players.append(PlayerRecord(board.name, goods, buildings, where))
+    return Position(file, game.rules, ships, tuple(players), game.vp_chips, where)

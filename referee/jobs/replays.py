@@ -42,6 +42,12 @@ class Watch:
     def round_ended(self, game: Game, number: int) -> None:
         """Round `number` has just ended (or the game, in 1897, with a phase): not the last phase's."""
 
+    def phase_starting(self, game: Game, entry: PhaseRecord) -> None:
+        """A phase is about to be played: its role not yet chosen (`referee review`: each captain phase)."""
+
+    def moves_made(self, game: Game, entry: PhaseRecord) -> None:
+        """A phase's moves are made, every one legal; it is finished next (which changes `game`)."""
+
     def last_phase(self, game: Game, entry: PhaseRecord) -> None:
         """The log's last phase is about to be played: its role not yet chosen."""
 
@@ -73,8 +79,10 @@ def replay(record: GameRecord, watch: Watch | None = None) -> Replay:
             if pending_phase is not None and not pending.at_phase:
                 pending = pending.of_phase_at(pending_phase.location.line)
             return Replay(record, game, pending.diagnostic(where), False, None, applied)
-        if watch is not None and entry is last:
-            watch.last_phase(game, entry)
+        if watch is not None:
+            watch.phase_starting(game, entry)
+            if entry is last:
+                watch.last_phase(game, entry)
         try:
             choose_role(entry.chooser, entry.role, entry.doubloons)
         except RuleViolation as exc:
@@ -99,6 +107,7 @@ def replay(record: GameRecord, watch: Watch | None = None) -> Replay:
             # left out passed (issue 28, ruling 3); otherwise the log may stop inside it
             during = legal.still_deciding(game)
         if watch is not None:
+            watch.moves_made(game, entry)
             if entry is last:
                 watch.last_moves_made(game)
             before = game.round
