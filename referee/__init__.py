@@ -28,6 +28,9 @@ Playing and checking:
 - `canonical_log(record)` -> `str`: a log written back in canonical form
 - `next_decision(data, file)` -> `NextReport`: what a game in progress waits for (`decision`: a
   `Decision` with its `player`, `kind` and legal `moves`), the boards as they stand (`state`)
+- `review_log(data, file)` -> `Review`: a game's captain phases against the shipping calculator
+  (docs/review.md): each `PhaseReview`'s figures per player and its decisions, each with the VP
+  it `lost`; `Review.summary()` each player's VP lost and costliest decision
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ if TYPE_CHECKING:
     from referee.jobs.replays import Step as Step
     from referee.jobs.replays import replay as replay
     from referee.jobs.replays import replay_steps as replay_steps
+    from referee.jobs.review import PhaseReview as PhaseReview
+    from referee.jobs.review import Review as Review
+    from referee.jobs.review import review_log as review_log
     from referee.jobs.scoring import Score as Score
     from referee.jobs.scoring import score as score
     from referee.jobs.scoring import winners as winners

@@ -91,3 +91,13 @@ def test_the_rules_give_columns_prices_and_the_selection(server):
     selection = expansion["selection"]
     assert [slot["spaces"] for slot in selection["slots"]] and all(slot["buildings"] for slot in selection["slots"])
     assert selection["exclusive"] and all(len(group) >= 2 for group in selection["exclusive"])
+
+
+def test_review_answers_the_object_of_the_command_line_and_400_for_a_log_it_cannot_read(server):
+    status, body = post(server, "/api/review", (FIXTURES / "game-4p.yaml").read_bytes())
+    done = subprocess.run([sys.executable, "-m", "referee", "review", "--format", "json", "-"], input=(FIXTURES / "game-4p.yaml").read_text(), capture_output=True, text=True)
+    expected = json.loads(done.stdout)
+    assert status == 200 and body["players"]["Dev"]["lost"] == 1
+    assert {**body, "file": "-"} == {**expected, "file": "-"}
+    status, body = post(server, "/api/review", b"ruleset: base\nplayers: [Ana]\n")
+    assert status == 400 and body["valid"] is False and body["errors"]

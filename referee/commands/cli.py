@@ -308,6 +308,7 @@ class SchemaKind(str, Enum):
     score_sheet = "score-sheet"
     shipping_position = "shipping-position"
     ruleset = "ruleset"
+    review = "review"  # the answer of `referee review --format json`
 
 
 @_command()
@@ -319,7 +320,8 @@ def schema(
     ] = None,
     format: FormatOption = Format.text,
 ) -> None:
-    """Print the JSON Schema of a game log, score sheet, shipping position or ruleset.
+    """Print the JSON Schema of a game log, score sheet, shipping position or ruleset, or of
+    `referee review`'s JSON answer.
 
     The schema is JSON in both formats: text indents it, json prints it on one line."""
     from referee.commands.schema import committed

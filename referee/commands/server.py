@@ -3,10 +3,11 @@ browser, and the JSON API behind it, served from this machine.
 
 - `GET /` the page (referee/commands/web/index.html: everything it needs is served from here, offline);
   `GET /api/rulesets` and `GET /api/rules/NAME` the bundled rulesets' data, for the page's lists.
-- `POST /api/validate`, `/api/score-sheet`, `/api/ship`, `/api/next` take a game log, a score
-  sheet, a shipping position, a game log (YAML or JSON, as the documents of the command line)
-  and answer with the JSON of `referee validate`, `referee score --sheet`, `referee ship
-  --format json` and `referee next --format json` (`/api/next?limit=N`: as `--limit N`). A document
+- `POST /api/validate`, `/api/score-sheet`, `/api/ship`, `/api/next`, `/api/review` take a game
+  log, a score sheet, a shipping position, a game log, a game log (YAML or JSON, as the documents
+  of the command line) and answer with the JSON of `referee validate`, `referee score --sheet`,
+  `referee ship --format json`, `referee next --format json` (`/api/next?limit=N`: as `--limit
+  N`) and `referee review --format json`. A document
   that is read and checked is answered 200 (its verdict inside); one that cannot be read, 400
   with the same diagnostics as the command line.
 - Bad input never breaks the server: bodies over 2 MiB are refused (413); a calculator request
@@ -200,11 +201,21 @@ def _next(data: bytes, limit: str | None = None, guests: str | None = None) -> t
     return _status(run.exit_code), next_object(run)
 
 
+def _review(data: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
+    """`referee review` of a log: its captain phases against the shipping calculator (docs/review.md)."""
+    from referee.jobs.review import review_log
+    from referee.render.review import review_object
+
+    review = review_log(data, "document")
+    return _status(review.exit_code), review_object(review)
+
+
 POSTS: dict[str, Post] = {
     "/api/validate": Post(_validate),
     "/api/score-sheet": Post(_score_sheet),
     "/api/ship": Post(_ship, calculation=True),
     "/api/next": Post(_next, options=("limit", "guests")),  # a replay or two: in the server's threads
+    "/api/review": Post(_review, calculation=True),  # a search per captain phase: stopped at the time limit
 }
 
 

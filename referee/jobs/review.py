@@ -257,6 +257,7 @@ class _PhaseWalk:
         steps, values, chosen = self.valuation.choose(self.state)
         index = next((i for i, step in enumerate(steps) if _same(self.phase.move(step.move), made)), None)
         assert index is not None, "every legal move of the player to load is one of the search's"
+        made = self.phase.move(steps[index].move)  # as `referee ship` writes it (a small wharf's kinds in the ruleset's order)
         so_far = self.gained[p]
         expected = so_far + values[index][EXPECTED * n + p]
         best = so_far + values[chosen][EXPECTED * n + p]
@@ -274,6 +275,9 @@ class _PhaseWalk:
         options = self.phase.tail_options(key)
         chosen = max(range(len(options)), key=lambda i: (options[i][1].vp, options[i][1].kept, -i))
         index = next(i for i, (move, _) in enumerate(options) if move is not None and _same(self.phase.move(move), made))
+        listed = options[index][0]
+        assert listed is not None
+        made = self.phase.move(listed)
         so_far = self.gained[p]
         expected, best = so_far + options[index][1].vp, so_far + options[chosen][1].vp
         first = options[chosen][0]

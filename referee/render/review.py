@@ -39,7 +39,8 @@ def _phase_json(phase: PhaseReview) -> dict[str, Any]:
         "captain": phase.captain,
         "complete": phase.complete,
         "players": {
-            name: {"played": f.played, "guaranteed": f.guaranteed, "expected": f.expected, "best": f.best, "lost": lost.get(name, 0)} for name, f in phase.players.items()
+            name: {"played": f.played, "guaranteed": f.guaranteed, "expected": f.expected, "best": f.best, "lost": lost.get(name, 0)}
+            for name, f in phase.players.items()
         },
         "decisions": [_decision_json(d) for d in phase.decisions],
     }
@@ -82,7 +83,11 @@ def review_text(review: Review, every: bool = False) -> str:
         lines.append(printable(f"{review.file}: no captain phase to review"))
         return "\n".join(lines)
     decisions = [(phase, d) for phase in review.phases for d in phase.decisions]
-    lines.append(printable(f"{review.file}: {count(len(review.phases), ('captain phase', 'captain phases'))} reviewed, {count(len(decisions), ('decision', 'decisions'))}"))
+    lines.append(
+        printable(
+            f"{review.file}: {count(len(review.phases), ('captain phase', 'captain phases'))} reviewed, {count(len(decisions), ('decision', 'decisions'))}"
+        )
+    )
     rows = [("player", "VP lost", "barrels lost", "decisions", "costliest")]
     for name, s in review.summary().items():
         worst = "-" if s.worst is None else f"line {s.worst.line} (round {s.worst_round}): {s.worst.move}, {s.worst.lost} VP"
