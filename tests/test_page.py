@@ -276,3 +276,18 @@ def test_a_line_link_selects_its_line_in_the_text_box(page: Page):
     # scrolled to it: line 48 lies within the box's visible rows
     line_top = 47 * selected["lineHeight"]
     assert selected["top"] <= line_top <= selected["top"] + selected["height"] - selected["lineHeight"]
+
+
+def test_a_checked_log_shows_its_review_with_each_decision_at_its_line(page: Page, tmp_path: Path):
+    page.fill("#log-text", (ROOT / "fixtures" / "game-4p.yaml").read_text(encoding="utf-8"))
+    page.click("#log-check")
+    expect(page.locator('#log-review-section-players tr[data-player="Dev"] .lost')).to_have_text("1")
+    expect(page.locator('#log-review-section-players tr[data-player="Carla"] .lost')).to_have_text("4")
+    expect(page.locator('#log-review-section-players tr[data-player="Dev"] .total')).to_have_text("67")
+    phase = page.locator('#log-review-section details.review-phase[data-round="6"]')
+    expect(phase.locator("summary")).to_contain_text("Round 6: Dev takes the captain · VP lost: Dev 1")
+    phase.locator("summary").click()
+    phase.locator('li[data-line="133"] a.where').click()
+    selected = page.evaluate("() => { const area = document.querySelector('#log-text'); return area.value.slice(area.selectionStart, area.selectionEnd); }")
+    assert selected == "      - Dev: 3 corn on 5"
+    screenshot(page, "log-review", tmp_path)

@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from referee.jobs.check import check_log
+from referee.jobs.review import review_log
 from referee.rulesets.load import load_ruleset
 from tests import browser as shared
 from tests.conftest import ROOT
@@ -337,6 +338,18 @@ def test_a_typed_move_is_played_or_refused_with_the_referees_message(page: Page)
     assert 'Carla: "1 corn on 5"' in (page.locator("#play-log").text_content() or "")
 
 
+def test_a_captain_phase_under_way_says_what_its_last_load_cost(page: Page):
+    text = "\n".join((ROOT / "fixtures" / "game-4p.yaml").read_text(encoding="utf-8").splitlines()[:133]) + "\n"  # round 6: Dev's 3 corn on 5
+    load_log(page, text)
+    expect(page.locator("#play-review-now")).to_have_text(
+        "Dev's 3 corn on 5: 4 VP expected in this phase; 1 sugar on 5 could be expected to give 5 (1 VP lost)."
+    )
+    before = rendered(page)
+    page.click('#play-choices button[data-move="2 corn on 5"]')
+    settled(page, before)
+    expect(page.locator("#play-review-now")).to_have_text("Alma's 2 corn on 5: 2 VP expected in this phase, as good as any move open.")
+
+
 def test_a_captain_phase_has_the_calculator_one_tap_away(page: Page, tmp_path: Path):
     load_log(page, CAPTAIN)
     expect(page.locator('#play-choices button[data-move="1 corn on 5"]')).to_be_visible()
@@ -365,6 +378,16 @@ def test_a_loaded_game_to_its_end_shows_the_scores_and_the_chart(browser, addres
     assert report.complete and check_log(text, "game-4p.yaml").complete
     assert shown_totals(page) == {score.player: score.total for score in report.scores or []}
     expect(page.locator("#play-end svg.chart polyline")).to_have_count(8)  # VP and doubloons of 4 players
+    # the review (docs/review.md): each player's VP lost in the captain phases beside their score, as `referee review` counts them
+    review = review_log(downloaded_log(page), "game.yaml")
+    expect(page.locator("#play-review-section details.review-phase")).to_have_count(len(review.phases))
+    for name, summary in review.summary().items():
+        row = page.locator(f'#play-review-section-players tr[data-player="{name}"]')
+        expect(row.locator(".lost")).to_have_text(str(summary.lost))
+        expect(row.locator(".total")).to_have_text(str(shown_totals(page)[name]))
+    phase = page.locator('#play-review-section details.review-phase[data-round="6"]')
+    phase.locator("summary").click()
+    expect(phase.locator("li.lost").first).to_contain_text("Dev, 3 corn on 5: 4 VP expected in the phase; 1 sugar on 5 could be expected to give 5: 1 VP lost")
     assert WORDLESS.search(page.locator("#play").inner_text()) is None  # (no tie: nothing said of one)
     screenshot(page, "play-end", tmp_path, "#play-end")
     assert errors == []
