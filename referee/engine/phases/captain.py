@@ -16,7 +16,18 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
-from referee.engine.captain_rules import Shipper, clockwise, holds_loadable, is_shipment, loadable, shipments, ships_taking, small_wharf_open, wharf_open
+from referee.engine.captain_rules import (
+    WHARF,
+    Shipper,
+    clockwise,
+    holds_loadable,
+    is_shipment,
+    loadable,
+    private_moves,
+    ships_taking,
+    small_wharf_open,
+    wharf_open,
+)
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.state import Board, CargoShip
 from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
@@ -222,6 +233,23 @@ PASS = Pass()  # a captain-phase turn let go (moves are immutable: shared)
 def _small_wharf_move(kinds: list[tuple[str, int]], shipped: tuple[int, ...]) -> SmallWharfLoad:
     """A small wharf shipment as the log writes it: `shipped` of the `kinds` held, in order."""
     return SmallWharfLoad(goods=tuple([(good, n) for (good, _), n in zip(kinds, shipped, strict=True) if n]))
+
+
+@lru_cache(maxsize=1024)
+def _private_listed(powers: Shipper, kinds: tuple[tuple[str, int], ...], wharf_used: bool, small_used: bool) -> tuple[WharfLoad | SmallWharfLoad, ...]:
+    """`Captain.private_moves`: `captain_rules.private_moves` of a player holding `kinds`, as
+    the log writes the moves (remembered: the same barrels come back turn after turn, and a
+    small wharf's shipments are many; moves are immutable, so shared)."""
+    out: list[WharfLoad | SmallWharfLoad] = []
+    for move, *_ in private_moves(powers, tuple(have for _, have in kinds), wharf_used, small_used, False, False):
+        shipped = move[1]
+        if move[0] == WHARF:
+            assert isinstance(shipped, int)
+            out.append(_wharf_move(kinds[shipped][0]))
+        else:
+            assert isinstance(shipped, tuple)
+            out.append(_small_wharf_move(list(kinds), shipped))
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)
@@ -524,6 +552,13 @@ class Captain(Phase):
         powers = self.shippers[p]
         return powers.small_wharf is not None and small_wharf_open(powers, p in self.small_wharf_used, self.board(p).barrels())  # most players have none
 
+    def private_moves(self, p: int) -> tuple[WharfLoad | SmallWharfLoad, ...]:
+        """`p`'s moves on their wharf and small wharf now, their turn having come: the rule's own
+        list (`captain_rules.private_moves`, which the shipping calculator lists them by),
+        written as the log writes them (the kinds in the order the board holds them)."""
+        kinds = tuple((good, have) for good, have in self.board(p).goods.items() if have > 0)
+        return _private_listed(self.shippers[p], kinds, p in self.wharf_used, p in self.small_wharf_used)
+
     def _check_small_wharf(self, p: int, move: SmallWharfLoad) -> None:
         """May `p` ship these barrels on their small wharf now?"""
         rules, b = self.rules, self.board(p)
@@ -687,13 +722,9 @@ class Captain(Phase):
                         out.append((p, load_move(good, amount, ship.size)))
             if passes and q is None and self.may_pass(p, loader):
                 out.append((p, PASS))
-            if self.may_use_wharf(p):
-                for good, have in self.board(p).goods.items():
-                    if have > 0:
-                        out.append((p, _wharf_move(good)))
-            if self.may_use_small_wharf(p):
-                kinds = [(good, have) for good, have in self.board(p).goods.items() if have > 0]
-                out.extend((p, _small_wharf_move(kinds, shipped)) for shipped in shipments([have for _, have in kinds]))
+            powers = self.shippers[p]
+            if powers.wharf is not None or powers.small_wharf is not None:  # most players have neither
+                out.extend((p, move) for move in self.private_moves(p))
             if q == p:
                 break  # nobody after the next loader may move before them
         return out
