@@ -226,7 +226,8 @@ def test_review_on_the_command_line_text_json_and_exit_codes(tmp_path: Path) -> 
     broken.write_text("ruleset: base\nplayers: [Ana]\n")
     refused = run("review", str(broken))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr + refused.stdout
-    assert run("review", str(tmp_path / "missing.yaml")).returncode == 2
+    missing = run("review", str(tmp_path / "missing.yaml"))
+    assert missing.returncode == 2 and missing.stdout.count("\n") == 1 and "no captain phase" not in missing.stdout  # the diagnostic alone
 
 
 def test_the_review_object_is_the_documented_shape() -> None:

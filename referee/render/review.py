@@ -80,7 +80,8 @@ def review_text(review: Review, every: bool = False) -> str:
     its figures and every decision."""
     lines = [report_text(review.report)]
     if not review.phases:
-        lines.append(printable(f"{review.file}: no captain phase to review"))
+        if not review.report.errors or review.report.moves:  # a log read and played, with no captain phase before its end or its error
+            lines.append(printable(f"{review.file}: no captain phase to review"))
         return "\n".join(lines)
     decisions = [(phase, d) for phase in review.phases for d in phase.decisions]
     lines.append(
