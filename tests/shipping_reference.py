@@ -8,7 +8,8 @@ are checked against what this finds: every end (`plain_ends`), and each player's
 from __future__ import annotations
 
 from referee.documents.position import Position
-from referee.engine.phases.captain import Captain, preferred_keep, storage
+from referee.engine.captain_rules import preferred_keep
+from referee.engine.phases.captain import Captain, storage
 from referee.jobs.shipping.phase import setup
 
 # each player's (VP, barrels left by kind, kept by kind, doubloons), and the ships after unloading

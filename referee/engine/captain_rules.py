@@ -12,7 +12,10 @@ calculator's search (`referee.shipping`) move by them, and neither restates one.
   to its capacity, `Shipper.wharf_takes`), a small wharf any mix of barrels, not none
   (`shipments`); `private_moves` lists both in the engine's order;
 - what a move earns (`Shipper`): VP per barrel, the captain's privilege with their first load,
-  harbors; doubloons (lighthouse); a small wharf's VP per so many barrels; storage at the end.
+  harbors; doubloons (lighthouse); a small wharf's VP per so many barrels; storage at the end;
+- storage: which barrels may stay on a board (`keep_fits`: so many kinds whole, then so many
+  single barrels), every way to keep the most (`best_keeps`), and the one the calculator takes
+  (`preferred_keep`: the more valuable kinds first).
 
 The numbers are the ruleset's, read once when the phase is set up (`Shipper`: what one player's
 occupied buildings do). Kinds are compact here: in a player's `Goods`, kind `k` is item `k`
@@ -23,8 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import product
-from typing import Any
+from itertools import combinations, product
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.rulesets.rules import Rules
 
 Goods = tuple[int, ...]  # one player's barrels by kind index
 
@@ -201,3 +207,72 @@ def private_moves(powers: Shipper, goods: Goods, wharf_used: bool, small_used: b
         for shipped, after in zip(shipments(goods), lefts, strict=True):
             out.append(((SMALL_WHARF, shipped), after, wharf_used, True, loaded_after, vp[barrels - sum(after)], money))
     return out
+
+
+# --- storage ----------------------------------------------------------------------------------
+
+
+def keep_fits(kept: dict[str, int], kinds: int, barrels: int) -> bool:
+    """Can these barrels be stored: `kinds` kinds whole, then `barrels` single barrels?"""
+    counts = sorted((n for n in kept.values() if n > 0), reverse=True)
+    return sum(counts[kinds:]) <= barrels
+
+
+def best_keeps(goods: dict[str, int], kinds: int, barrels: int) -> list[dict[str, int]]:
+    """Every way to keep the most barrels (distinct results only)."""
+    held = {k: n for k, n in goods.items() if n > 0}
+    if not held:
+        return [{}]
+    if keep_fits(held, kinds, barrels):
+        return [dict(held)]
+    results: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+    best = 0
+    present = sorted(held)
+    for whole in combinations(present, min(kinds, len(present))):
+        rest = [(k, held[k]) for k in present if k not in whole]
+        for extra in _spread(rest, barrels):
+            kept = {k: held[k] for k in whole}
+            for k, n in extra.items():
+                if n:
+                    kept[k] = n
+            total = sum(kept.values())
+            if total > best:
+                best, results = total, {}
+            if total == best:
+                results[tuple(sorted(kept.items()))] = kept
+    return list(results.values())
+
+
+def _spread(rest: list[tuple[str, int]], barrels: int) -> list[dict[str, int]]:
+    """Every way to keep exactly min(barrels, all) single barrels from `rest`."""
+    total = sum(n for _, n in rest)
+    take = min(barrels, total)
+    out: list[dict[str, int]] = []
+
+    def go(i: int, left: int, acc: dict[str, int]) -> None:
+        if i == len(rest):
+            if left == 0:
+                out.append(dict(acc))
+            return
+        k, n = rest[i]
+        for c in range(min(n, left), -1, -1):
+            acc[k] = c
+            go(i + 1, left - c, acc)
+        acc.pop(k, None)
+
+    go(0, take, {})
+    return out
+
+
+def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules) -> dict[str, int]:
+    """The most barrels the rules allow, the more valuable kinds first (docs/formats/shipping-position.md)."""
+    options = best_keeps(goods, kinds, barrels)
+    order = {good: i for i, good in enumerate(sorted(rules.goods, key=lambda good: -rules.good[good].price))}
+
+    def value(kept: dict[str, int]) -> tuple[int, ...]:
+        vec = [0] * len(order)
+        for k, n in kept.items():
+            vec[order[k]] = n
+        return tuple(vec)
+
+    return max(options, key=value)

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import product
 
+from referee.engine.captain_rules import best_keeps, keep_fits
 from referee.engine.game import Game
 from referee.engine.phases.base import TurnPhase
-from referee.engine.phases.captain import best_keeps, keep_fits, storage
+from referee.engine.phases.captain import storage, written_keep
 from referee.engine.phases.mayor import Mayor
 from referee.moves.clauses import AnyMove, Keep, Pass
 
@@ -103,6 +104,5 @@ def keeps(game: Game, p: int) -> list[Keep]:
     kinds, barrels = storage(board, game.rules)
     out = []
     for kept in best_keeps(board.goods, kinds, barrels):
-        items = tuple((k, None if n == board.goods.get(k) and n > 1 else n) for k, n in sorted(kept.items()))
-        out.append(Keep(items=items))
+        out.append(written_keep(board.goods, kept))
     return out

@@ -27,14 +27,15 @@ from pathlib import Path
 from referee.diagnostics import InputError, in_order
 from referee.documents.log import GameRecord, MoveRecord, PhaseRecord, read_log
 from referee.documents.write_position import game_position
+from referee.engine.captain_rules import preferred_keep
 from referee.engine.game import Game
 from referee.engine.phases import PHASES
-from referee.engine.phases.captain import Captain, load_move, preferred_keep, storage
+from referee.engine.phases.captain import Captain, load_move, storage, written_keep
 from referee.jobs.check import LogReport, check_record
 from referee.jobs.replays import Watch
 from referee.jobs.shipping.phase import CaptainPhase, Reductions, State, TailKey
 from referee.jobs.shipping.values import BEST, EXPECTED, GUARANTEED, Valuation, quiet_search
-from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
+from referee.moves.clauses import AnyMove, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
 
 # The search with every player who can load on a cargo ship kept in its states, so that each move
@@ -346,7 +347,7 @@ class _PhaseWalk:
             kept = sum(finished.boards[seat].goods.values())
             best_kept = sum(most.values())
             vp = self.played[(seat - self.captain) % self.n]
-            best_text = Keep(items=tuple((good, count) for good, count in most.items() if count)).text(rules)
+            best_text = written_keep(board.goods, most).text(rules)
             written = spec.text(rules)
             self.decisions.append(
                 Decision(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import combinations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -19,9 +18,11 @@ from referee.diagnostics import Missing, RuleViolation
 from referee.engine.captain_rules import (
     WHARF,
     Shipper,
+    best_keeps,
     clockwise,
     holds_loadable,
     is_shipment,
+    keep_fits,
     loadable,
     private_moves,
     ships_taking,
@@ -135,72 +136,6 @@ def storage(board: Board, rules: Rules) -> tuple[int, int]:
     return kinds, rules.model.windrose_barrels + barrels
 
 
-def keep_fits(kept: dict[str, int], kinds: int, barrels: int) -> bool:
-    """Can these barrels be stored: `kinds` kinds whole, then `barrels` single barrels?"""
-    counts = sorted((n for n in kept.values() if n > 0), reverse=True)
-    return sum(counts[kinds:]) <= barrels
-
-
-def best_keeps(goods: dict[str, int], kinds: int, barrels: int) -> list[dict[str, int]]:
-    """Every way to keep the most barrels (distinct results only)."""
-    held = {k: n for k, n in goods.items() if n > 0}
-    if not held:
-        return [{}]
-    if keep_fits(held, kinds, barrels):
-        return [dict(held)]
-    results: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
-    best = 0
-    present = sorted(held)
-    for whole in combinations(present, min(kinds, len(present))):
-        rest = [(k, held[k]) for k in present if k not in whole]
-        for extra in _spread(rest, barrels):
-            kept = {k: held[k] for k in whole}
-            for k, n in extra.items():
-                if n:
-                    kept[k] = n
-            total = sum(kept.values())
-            if total > best:
-                best, results = total, {}
-            if total == best:
-                results[tuple(sorted(kept.items()))] = kept
-    return list(results.values())
-
-
-def _spread(rest: list[tuple[str, int]], barrels: int) -> list[dict[str, int]]:
-    """Every way to keep exactly min(barrels, all) single barrels from `rest`."""
-    total = sum(n for _, n in rest)
-    take = min(barrels, total)
-    out: list[dict[str, int]] = []
-
-    def go(i: int, left: int, acc: dict[str, int]) -> None:
-        if i == len(rest):
-            if left == 0:
-                out.append(dict(acc))
-            return
-        k, n = rest[i]
-        for c in range(min(n, left), -1, -1):
-            acc[k] = c
-            go(i + 1, left - c, acc)
-        acc.pop(k, None)
-
-    go(0, take, {})
-    return out
-
-
-def preferred_keep(goods: dict[str, int], kinds: int, barrels: int, rules: Rules) -> dict[str, int]:
-    """The most barrels the rules allow, the more valuable kinds first (docs/formats/shipping-position.md)."""
-    options = best_keeps(goods, kinds, barrels)
-    order = {good: i for i, good in enumerate(sorted(rules.goods, key=lambda good: -rules.good[good].price))}
-
-    def value(kept: dict[str, int]) -> tuple[int, ...]:
-        vec = [0] * len(order)
-        for k, n in kept.items():
-            vec[order[k]] = n
-        return tuple(vec)
-
-    return max(options, key=value)
-
-
 # (pointer, wharfs used, players who loaded, ships, barrels by player, VP by player,
 #  goods supply, VP chips left, end triggers, doubloons by player, small wharfs used,
 #  players who passed since the last load).
@@ -228,6 +163,12 @@ def load_move(good: str, count: int, ship: int) -> Load:
 
 
 PASS = Pass()  # a captain-phase turn let go (moves are immutable: shared)
+
+
+def written_keep(held: dict[str, int], kept: dict[str, int]) -> Keep:
+    """What stays on a board (`kept` of the barrels `held`) as a `keep` entry writes it: a kind
+    kept whole as `all` (`sugar all`), one barrel or part of a kind by its count (`corn`, `indigo 2`)."""
+    return Keep(items=tuple((good, None if n == held.get(good) and n > 1 else n) for good, n in sorted(kept.items())))
 
 
 def _small_wharf_move(kinds: list[tuple[str, int]], shipped: tuple[int, ...]) -> SmallWharfLoad:
@@ -656,8 +597,7 @@ class Captain(Phase):
 
     def _as_keep(self, p: int, kept: dict[str, int]) -> str:
         """A choice of what stays, as a `keep` entry is written: `corn`, `sugar all, indigo`."""
-        held = self.board(p).goods
-        return Keep(items=tuple((good, None if n == held.get(good) and n > 1 else n) for good, n in sorted(kept.items()))).text(self.rules)
+        return written_keep(self.board(p).goods, kept).text(self.rules)
 
     def _holding(self, p: int) -> str:
         b = self.board(p)

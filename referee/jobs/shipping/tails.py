@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.engine.captain_rules import PrivateMove, Shipper, private_moves
-from referee.engine.phases.captain import preferred_keep
+from referee.engine.captain_rules import PrivateMove, Shipper, preferred_keep, private_moves
 from referee.jobs.shipping.compact import LOAD, Goods, Move, replaced
 
 if TYPE_CHECKING:
