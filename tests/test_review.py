@@ -292,3 +292,18 @@ def test_every_review_written_is_of_the_schemas_shape() -> None:
         ReviewModel.model_validate({**obj, "phase": []})
     done = run("schema", "review")
     assert done.returncode == 0 and json.loads(done.stdout)["title"] == "Puerto Rico game review"
+
+
+def test_the_position_the_review_takes_is_the_one_referee_next_writes() -> None:
+    """`game_position` (the value, no text) is what `read_position` reads from `captain_position`."""
+    compared = 0
+    for name, record in [*fixture_games(), *random_games()]:
+        for step in replay_steps(record):
+            if step.kind == "role" and step.phase.role == "captain":
+                value = game_position(step.game, step.phase.chooser, name)
+                read = read_position(captain_position(step.game, step.phase.chooser), name)
+                assert [(s.size, s.good, s.count) for s in value.ships] == [(s.size, s.good, s.count) for s in read.ships]
+                assert [(p.name, p.goods, p.buildings) for p in value.players] == [(p.name, p.goods, p.buildings) for p in read.players]
+                assert (value.rules.id, value.vp_left) == (read.rules.id, read.vp_left)
+                compared += 1
+    assert compared > 50

@@ -99,7 +99,7 @@ def next_decision(
         record = read_log(data, file, ruleset, base_dir)
     except InputError as exc:
         return NextReport(LogReport(file, errors=in_order(exc.diagnostics)))
-    watch = _Open()
+    watch = _Open(record)
     report, run = check_record(record, file, watch=watch)
     if report.errors or run.game is None:
         return NextReport(report)
@@ -134,7 +134,7 @@ def _still_played(recorded: LogReport, game: Game, ended: str) -> LogReport:
 
 def open_game(record: GameRecord) -> Game:
     """The game of a valid log played to its last line, its last phase still open."""
-    watch = _Open()
+    watch = _Open(record)
     run = replay(record, watch)
     assert run.game is not None and run.error is None, "a valid log"
     return watch.game if watch.game is not None else run.game
@@ -147,7 +147,8 @@ class _Open(Watch):
     (not finished, so that its moves can be asked for: `decide` finishes it where nobody has a
     decision left in it). A log of no phases leaves `game` None: the replay's game is it."""
 
-    def __init__(self) -> None:
+    def __init__(self, record: GameRecord) -> None:
+        self.last = record.phases[-1] if record.phases else None
         self.history: list[dict[str, Any]] = []
         self.position: str | None = None
         self.game: Game | None = None
@@ -158,12 +159,13 @@ class _Open(Watch):
     def round_ended(self, game: Game, number: int) -> None:
         self.history.append(_standing(game, number))
 
-    def last_phase(self, game: Game, entry: PhaseRecord) -> None:
-        if PHASES.get(entry.role) is Captain:
+    def phase_starting(self, game: Game, entry: PhaseRecord) -> None:
+        if entry is self.last and PHASES.get(entry.role) is Captain:
             self.position = captain_position(game, entry.chooser)
 
-    def last_moves_made(self, game: Game) -> None:
-        self.game = game.clone()
+    def moves_made(self, game: Game, entry: PhaseRecord) -> None:
+        if entry is self.last:
+            self.game = game.clone()
 
 
 def _standing(game: Game, round_number: int) -> dict[str, Any]:

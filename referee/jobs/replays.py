@@ -33,8 +33,9 @@ class Replay:
 
 class Watch:
     """What a replay shows the job that asked for it as it goes (`referee next`: the standings at
-    each round's end, the last phase's start, and the game with that phase still open), so
-    that one replay serves both the verdict and the decision. Each does nothing here."""
+    each round's end, the last phase's start, and the game with that phase still open;
+    `referee review`: each captain phase's start and moves), so that one replay serves both the
+    verdict and the job. Each does nothing here."""
 
     def started(self, game: Game) -> None:
         """The game is set up: no role chosen yet."""
@@ -43,16 +44,10 @@ class Watch:
         """Round `number` has just ended (or the game, in 1897, with a phase): not the last phase's."""
 
     def phase_starting(self, game: Game, entry: PhaseRecord) -> None:
-        """A phase is about to be played: its role not yet chosen (`referee review`: each captain phase)."""
+        """A phase is about to be played: its role not yet chosen."""
 
     def moves_made(self, game: Game, entry: PhaseRecord) -> None:
-        """A phase's moves are made, every one legal; it is finished next (which changes `game`)."""
-
-    def last_phase(self, game: Game, entry: PhaseRecord) -> None:
-        """The log's last phase is about to be played: its role not yet chosen."""
-
-    def last_moves_made(self, game: Game) -> None:
-        """The last phase's moves are made; it is finished next (which may change `game`)."""
+        """A phase's moves are made, every one legal; it is finished next (which may change `game`)."""
 
 
 def replay(record: GameRecord, watch: Watch | None = None) -> Replay:
@@ -81,8 +76,6 @@ def replay(record: GameRecord, watch: Watch | None = None) -> Replay:
             return Replay(record, game, pending.diagnostic(where), False, None, applied)
         if watch is not None:
             watch.phase_starting(game, entry)
-            if entry is last:
-                watch.last_phase(game, entry)
         try:
             choose_role(entry.chooser, entry.role, entry.doubloons)
         except RuleViolation as exc:
@@ -108,8 +101,6 @@ def replay(record: GameRecord, watch: Watch | None = None) -> Replay:
             during = legal.still_deciding(game)
         if watch is not None:
             watch.moves_made(game, entry)
-            if entry is last:
-                watch.last_moves_made(game)
             before = game.round
         try:
             finish_phase(entry.reveal, entry.keep)

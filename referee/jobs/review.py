@@ -21,19 +21,19 @@ decisions are then not valued (the review says so).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.diagnostics import InputError, in_order
+from referee.diagnostics import InputError, RuleViolation, in_order
 from referee.documents.log import GameRecord, MoveRecord, PhaseRecord, read_log
 from referee.documents.write_position import game_position
 from referee.engine.captain_rules import preferred_keep
 from referee.engine.game import Game
 from referee.engine.phases import PHASES
-from referee.engine.phases.captain import Captain, load_move, storage, written_keep
+from referee.engine.phases.captain import PASS, Captain, load_move, written_keep
 from referee.jobs.check import LogReport, check_record
 from referee.jobs.replays import Watch
-from referee.jobs.shipping.phase import CaptainPhase, Reductions, State, TailKey
+from referee.jobs.shipping.phase import CaptainPhase, Reductions, State, Tail, TailKey
 from referee.jobs.shipping.values import BEST, EXPECTED, GUARANTEED, Valuation, quiet_search
 from referee.moves.clauses import AnyMove, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
@@ -154,12 +154,8 @@ def review_record(record: GameRecord, file: str) -> Review:
         report, run = check_record(record, file, watch=reviewer)
     phases = reviewer.phases
     if phases and run.game is not None and isinstance(run.game.phase, Captain) and record.phases and reviewer.last is record.phases[-1]:
-        phases[-1] = _with(phases[-1], complete=False)  # the log stops inside it
+        phases[-1] = replace(phases[-1], complete=False)  # the log stops inside it
     return Review(file, report, tuple(phases), tuple(record.players))
-
-
-def _with(phase: PhaseReview, complete: bool) -> PhaseReview:
-    return PhaseReview(phase.round, phase.line, phase.captain, complete, phase.players, phase.decisions, phase.note)
 
 
 class _Reviewer(Watch):
@@ -209,13 +205,16 @@ class _PhaseWalk:
         self.start = [Figures(0, top[GUARANTEED * n + p], top[EXPECTED * n + p], top[BEST * n + p]) for p in range(n)]
         self.state: State = self.phase.root
         self.tails: dict[int, TailKey] = {p: self.phase.tail_keys[number] for p, number in self.phase.root_drops}
-        self.gained = list(self.phase.start_vp)  # each player's VP in the phase so far (seats from the captain)
-        self.played = self.gained[:]
-        self.game = game.clone()
+        self.game = game.clone()  # the phase's moves valued so far made (its start's powers paid: union halls)
         self.game.choose_role(entry.chooser, entry.role, entry.doubloons)
         for move in entry.moves:
             if not self._move(move):
                 break
+        self.played = self._gained(self.game)
+
+    def _gained(self, game: Game) -> list[int]:
+        """Each player's VP in the phase so far in `game` (the position's players, from the captain)."""
+        return [game.boards[self.seat(p)].vp - self.vp_before[self.seat(p)] for p in range(self.n)]
 
     def seat(self, p: int) -> int:
         """The game's seat of the position's player `p` (the position starts at the captain)."""
@@ -236,78 +235,73 @@ class _PhaseWalk:
             return False
         try:
             loading = captain.check_play(seat, move)
-        except Exception:  # an illegal move: the replay reports it; the walk stops before it
+        except RuleViolation:  # an illegal move: the replay reports it; the walk stops before it
             return False
         made: AnyMove = load_move(move.good, loading[1], loading[0].size) if isinstance(move, Load) and loading is not None else move
         p = (seat - self.captain) % self.n
+        so_far = self._gained(self.game)[p]
         if isinstance(made, Pass):
-            self._pass(record, p)
+            self._pass(record, p, so_far)
         elif p == self.state[0]:
-            self._decide(record, p, made)
+            self._decide(record, p, made, so_far)
         elif p in self.tails:
-            self._own(record, p, made)
+            self._own(record, p, made, so_far)
         else:  # pragma: no cover (the engine accepted a move the search does not have)
             self.note = f"the move at line {record.line} is not one the calculator lists: the phase's later decisions are not valued"
             return False
         captain.play(seat, move)
         return True
 
-    def _decide(self, record: MoveRecord, p: int, made: AnyMove) -> None:
+    def _decide(self, record: MoveRecord, p: int, made: AnyMove, so_far: int) -> None:
         """A move of the player the calculator's state waits for (a load, or a wharf instead)."""
         n = self.n
         steps, values, chosen = self.valuation.choose(self.state)
         index = next((i for i, step in enumerate(steps) if _same(self.phase.move(step.move), made)), None)
         assert index is not None, "every legal move of the player to load is one of the search's"
         made = self.phase.move(steps[index].move)  # as `referee ship` writes it (a small wharf's kinds in the ruleset's order)
-        so_far = self.gained[p]
         expected = so_far + values[index][EXPECTED * n + p]
         best = so_far + values[chosen][EXPECTED * n + p]
         best_move = made if expected == best else self.phase.move(steps[chosen].move)
         self._decided(record, p, made, expected, so_far + values[index][GUARANTEED * n + p], best_move, best, len(steps))
         step = steps[index]
-        self.gained[p] += step.vp
         self.tails.update((q, self.phase.tail_keys[number]) for q, number in step.drops)
         self.state = step.child
 
-    def _own(self, record: MoveRecord, p: int, made: AnyMove) -> None:
+    def _own(self, record: MoveRecord, p: int, made: AnyMove, so_far: int) -> None:
         """A wharf or small wharf of a player who can no longer load on a cargo ship: their
-        tail, which nobody else's move changes."""
+        tail, which nobody else's move changes (its expected end: the most VP they can reach)."""
         key = self.tails[p]
+        tail = self.phase.tail(key)
         options = self.phase.tail_options(key)
-        chosen = max(range(len(options)), key=lambda i: (options[i][1].vp, options[i][1].kept, -i))
-        index = next(i for i, (move, _) in enumerate(options) if move is not None and _same(self.phase.move(move), made))
-        listed = options[index][0]
-        assert listed is not None
+        listed, after = next((move, rest) for move, rest in options if move is not None and _same(self.phase.move(move), made))
+        assert listed is not None and after.first is not None
         made = self.phase.move(listed)
-        so_far = self.gained[p]
-        expected, best = so_far + options[index][1].vp, so_far + options[chosen][1].vp
-        first = options[chosen][0]
-        best_move: AnyMove | None = made if expected == best else (None if first is None else self.phase.move(first))
-        self._decided(record, p, made, expected, so_far + options[index][1].guaranteed, best_move, best, len(options))
-        move = next(m for m in self.phase.tails.moves(key) if _same(self.phase.move(m[0]), made))
-        self.gained[p] += move[2]
-        self.tails[p] = move[1]
+        expected, best = so_far + after.vp, so_far + tail.vp
+        best_move = made if expected == best else self._first(tail)
+        self._decided(record, p, made, expected, so_far + after.guaranteed, best_move, best, len(options))
+        self.tails[p] = after.first[1]  # the tail after the move
 
-    def _pass(self, record: MoveRecord, p: int) -> None:
+    def _pass(self, record: MoveRecord, p: int, so_far: int) -> None:
         """A turn let go by a player with a wharf or small wharf they could use: nothing lost
         while someone can still load on a cargo ship (the turn comes back to them); with nobody
         able to, the loading is over for them, and what their own moves would still give is lost."""
         key = self.tails.get(p)
-        so_far = self.gained[p]
         if key is None:  # pragma: no cover (a pass is only for a player who cannot load on a cargo ship)
             return
-        options = self.phase.tail_options(key)
+        choices = len(self.phase.tail_options(key))
         tail = self.phase.tail(key)
         if self.state[0] >= 0:
-            self._decided(record, p, Pass(), so_far + tail.vp, so_far + tail.guaranteed, Pass(), so_far + tail.vp, len(options))
+            self._decided(record, p, PASS, so_far + tail.vp, so_far + tail.guaranteed, PASS, so_far + tail.vp, choices)
             return
-        chosen = max(range(len(options)), key=lambda i: (options[i][1].vp, options[i][1].kept, -i))
-        first = options[chosen][0]
-        best = so_far + options[chosen][1].vp
-        self._decided(record, p, Pass(), so_far, so_far, Pass() if best == so_far or first is None else self.phase.move(first), best, len(options))
+        best = so_far + tail.vp
+        self._decided(record, p, PASS, so_far, so_far, PASS if best == so_far else self._first(tail), best, choices)
         del self.tails[p]
 
-    def _decided(self, record: MoveRecord, p: int, made: AnyMove, expected: int, guaranteed: int, best_move: AnyMove | None, best: int, choices: int) -> None:
+    def _first(self, tail: Tail) -> AnyMove:
+        """The first move of a tail's expected end (a pass: it stops at once)."""
+        return PASS if tail.first is None else self.phase.move(tail.first[0])
+
+    def _decided(self, record: MoveRecord, p: int, made: AnyMove, expected: int, guaranteed: int, best_move: AnyMove, best: int, choices: int) -> None:
         rules = self.rules
         self.decisions.append(
             Decision(
@@ -317,33 +311,32 @@ class _PhaseWalk:
                 made.text(rules),
                 expected,
                 guaranteed,
-                "pass" if best_move is None else best_move.text(rules),
+                best_move.text(rules),
                 best,
                 best - expected,
                 choices,
             )
         )
-        self.played[p] = self.gained[p]
 
     def keeps(self, game: Game) -> None:
         """The phase's moves are made: the VP it gave, and each keep the log writes, against the
         most barrels the rules let the player keep."""
-        for p in range(self.n):
-            seat = self.seat(p)
-            self.played[p] = game.boards[seat].vp - self.vp_before[seat]
+        self.played = self._gained(game)
         keep = self.entry.keep or {}
         if not keep:
             return
         finished = game.clone()
         try:
             finished.finish_phase(self.entry.reveal, self.entry.keep)
-        except Exception:  # a keep the rules refuse: the replay reports it
+        except RuleViolation:  # a keep the rules refuse (or one left out): the replay reports it
             return
         rules = self.rules
+        captain = game.phase
+        assert isinstance(captain, Captain)
         for seat, spec in sorted(keep.items(), key=lambda item: self.entry.keep_locations[item[0]].line):
             board = game.boards[seat]
-            kinds, barrels = storage(board, rules)
-            most = preferred_keep(dict(board.goods), kinds, barrels, rules)
+            powers = captain.shippers[seat]  # storage as the phase stores (`Captain.store`)
+            most = preferred_keep(dict(board.goods), powers.store_kinds, powers.store_barrels, rules)
             kept = sum(finished.boards[seat].goods.values())
             best_kept = sum(most.values())
             vp = self.played[(seat - self.captain) % self.n]
