@@ -1080,7 +1080,8 @@ def test_a_full_trading_house_leaves_the_trading_post_among_the_legal_moves():
     game.trading_house = ["indigo", "sugar", "tobacco"]  # from earlier rounds
     game.play(cleo, Sell(good="corn"))  # the fourth barrel: the house is full
     assert game.trading_house == ["indigo", "sugar", "tobacco", "corn"]
-    assert anna not in legal.to_move(game) and legal.to_move(game) == [ben]  # Anna has no trading post; Ben has one, and indigo
+    # the turns go on, a pass still theirs to write: Anna, who has no trading post, may only pass; Ben has one, and indigo
+    assert legal.to_move(game) == [anna, ben] and [m.text(game.rules) for m in legal.legal_moves(game, anna)] == ["pass"]
     texts = [m.text(game.rules) for m in legal.legal_moves(game, ben)]
     assert "trading post indigo for 1" in texts and not any(text.startswith("indigo") for text in texts)  # with its income, as every sale is listed
     before = game.boards[ben].goods["indigo"]

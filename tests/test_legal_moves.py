@@ -156,13 +156,32 @@ def test_a_library_doubles_the_craftsman_extra_barrels_listed() -> None:
     assert "extra corn, indigo" in listed and "extra indigo, indigo" in listed and "extra corn, corn" not in listed, listed
 
 
+def test_a_university_lists_each_build_with_and_without_its_colonist() -> None:
+    """A builder with an occupied university may take a colonist onto what they build (random
+    games seldom get there): the list holds both builds, as the check accepts them."""
+    rules = load_ruleset("base")
+    game = Game(rules, ["Anna", "Ben", "Cleo"], None)
+    anna = game.boards[0]
+    university = rules.with_effect("build.colonist")[0].id
+    anna.buildings = {university: 1}
+    anna.doubloons = 3
+    game.colonist_supply = 5
+    game.choose_role(0, "builder")
+    seen: Counter[str] = Counter()
+    compare(game, seen)
+    assert seen["university"] > 0  # the comparison met the university's colonist
+    listed = [move for move in legal.legal_moves(game, 0) if isinstance(move, Build)]
+    assert any(move.university for move in listed) and any(not move.university for move in listed)
+
+
 def test_the_comparisons_met_every_kind_of_move() -> None:
     """Over the games above (`compared_games`: any this process has not played are played here),
     the lists compared held every clause a phase lists (the hacienda's draw, the hospice's
     colonist, forests, the university's colonist, each black-market payment, sales to one's own
-    trading post), and candidates refused in each phase, so that the comparison was not empty. (A library's two extra barrels, which
-    random games seldom reach, are compared by the test above on its own.)"""
-    expected = ["settle", "hacienda", "hospice", "forest", "build", "university", "pay colonist", "pay good", "pay vp", "sell", "own post", "extra 1", "roles"]
+    trading post), and candidates refused in each phase, so that the comparison was not empty. (A
+    library's two extra barrels and a university's colonist, which random games seldom reach,
+    are compared by the tests above on their own.)"""
+    expected = ["settle", "hacienda", "hospice", "forest", "build", "pay colonist", "pay good", "pay vp", "sell", "own post", "extra 1", "roles"]
     expected += [f"{role} refused" for role in ("settler", "builder", "trader")]
     seen = sum((compared_games(ruleset, players) for ruleset in RULESETS for players in PLAYERS), Counter())
     assert [name for name in expected if not seen[name]] == [], seen

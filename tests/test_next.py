@@ -17,9 +17,10 @@ from typer.testing import CliRunner
 from referee.commands.cli import app
 from referee.documents.log import GameRecord, read_log
 from referee.documents.write import PhaseText, write_log
+from referee.documents.write_board import board_state
 from referee.engine.game import Game
 from referee.jobs.check import check_log
-from referee.jobs.decisions import NextReport, board_state, next_decision, open_game
+from referee.jobs.decisions import NextReport, next_decision, open_game
 from referee.moves.clauses import AnyMove, Keep, Pass, parse_keep, parse_move, split_guests
 from referee.render.decision import decision_json, next_object
 

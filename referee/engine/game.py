@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
+from referee.engine.awaiting import Awaiting, RoleAwaited
 from referee.engine.phases import PHASES, Phase
 from referee.engine.selection import SelectionProblem, selection_problems
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard, tally
@@ -113,9 +114,30 @@ class Game:
         """Roles not yet taken this round (each once, whatever the copies)."""
         return list(self.open_cards())
 
+    def role_choices(self) -> list[tuple[str, int | None]]:
+        """The role choices open to the chooser: (role, the doubloons on the card where the free
+        cards of a role carry different sums, else None), in the order of the table."""
+        out: list[tuple[str, int | None]] = []
+        for role, cards in self.open_cards().items():
+            free = sorted({card.doubloons for card in cards})
+            out.extend((role, d if len(free) > 1 else None) for d in free)
+        return out
+
+    def awaiting(self, reveal: list[str] | None = None, keep: Mapping[int, Keep] | None = None) -> Awaiting | None:
+        """What the game waits for now, who decides what (`referee.engine.awaiting`): a role
+        choice between phases, else what the phase under way answers, given the closing
+        decisions written for it so far (`reveal`, `keep`: those `finish_phase` is to apply);
+        None once the game is over. The answer is about the game as it stands: ask again after
+        a change."""
+        if self.over:
+            return None
+        if self.phase is None:
+            return RoleAwaited(self.chooser, tuple(self.role_choices()))
+        return self.phase.awaiting(reveal, keep)
+
     def open_cards(self) -> dict[str, list[RoleCard]]:
         """The role cards not taken this round, by role, in the order of the table: a role may be
-        chosen while a card of it is free (`choose_role` checks it, `legal.roles` lists them)."""
+        chosen while a card of it is free (`choose_role` checks it, `role_choices` lists them)."""
         out: dict[str, list[RoleCard]] = {}
         for card in self.role_cards:
             if open_card(card):
@@ -254,7 +276,7 @@ class Game:
 
     def legal_moves(self, p: int) -> list[AnyMove]:
         """Every legal move of player `p` now (when their turn comes, the players before them
-        passing), in log notation order; none outside a phase (see `legal.roles`)."""
+        passing), in log notation order; none outside a phase (see `role_choices`)."""
         return list(self.phase.moves_for(p)) if self.phase is not None else []
 
     def accepts(self, p: int, move: AnyMove) -> bool:

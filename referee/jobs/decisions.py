@@ -32,15 +32,12 @@ from typing import Any, TypeVar
 from referee.diagnostics import InputError, Missing, RuleViolation, in_order
 from referee.documents.log import GameRecord, PhaseRecord, read_log
 from referee.documents.write import canonical_log, log_document, move_text, place_text
+from referee.documents.write_board import board_state
 from referee.documents.write_position import captain_position
-from referee.engine import legal
+from referee.engine.awaiting import ArrangementAwaited, DrawAwaited, KeepAwaited, MoveAwaited, PhaseOver, RoleAwaited
 from referee.engine.game import Game
 from referee.engine.phases import PHASES
-from referee.engine.phases.base import TurnPhase
 from referee.engine.phases.captain import Captain
-from referee.engine.phases.craftsman import Craftsman
-from referee.engine.phases.mayor import Mayor
-from referee.engine.phases.settler import Settler
 from referee.engine.state import Board
 from referee.jobs.check import LogReport, check_record
 from referee.jobs.replays import Watch, replay
@@ -118,7 +115,7 @@ def next_decision(
         report = _still_played(report, game, run.game.end_text())
     if decision is not None and decision.kind == "role":  # what the captain's phase would be, were it chosen now
         position = captain_position(game, game.chooser) if Captain.role in game.available_roles() else None
-    elif not isinstance(game.phase, Captain):
+    elif game.phase is None:  # the captain's phase, when the log's last phase is one, is still under way only while it is open
         position = None
     return NextReport(report, decision, board_state(game), history, log_document(record), canonical_log(record), position, complete_if_passes)
 
@@ -182,39 +179,38 @@ def _standing(game: Game, round_number: int) -> dict[str, Any]:
 
 def decide(game: Game, last: PhaseRecord | None, limit: int | None = None, guests: list[str] | None = None) -> Decision | None:
     """The decision of a game in progress whose last phase, `last`, is open in `game` (its
-    moves made, not finished); None when the game is over. `limit`: list at most that many
-    moves (the decision then says how many there are). `guests`: the places (as written) the
-    decider's guests go to first (RuleViolation where one may not)."""
-    if last is None or game.phase is None:
-        return _role(game)
-    phase = game.phase
-    role = game.name_of(phase.role)
-    mover = _mover(game, phase, last, limit)
-    if mover is not None:
-        p, moves, total = mover
-        if isinstance(phase, Mayor):
-            return _arrangement(game, phase, p, role, moves, total)
-        if guests:
-            return _after_guests(game, last, p, role, guests, limit)
-        return Decision(game.who(p), role, "move", _texts(game, moves), total=total, guests=_guests(game, p))
-    if guests:
+    moves made, not finished), as the engine answers it (`Game.awaiting`); None when the game
+    is over. `limit`: list at most that many moves (the decision then says how many there are).
+    `guests`: the places (as written) the decider's guests go to first (RuleViolation where one
+    may not)."""
+    reveal, keep = (last.reveal, last.keep) if last is not None else (None, None)
+    awaited = game.awaiting(reveal, keep)
+    if guests and isinstance(awaited, KeepAwaited | DrawAwaited | PhaseOver):
         raise RuleViolation("guest.no-move", "no move is awaited now, so no guest moves before one")
-    if isinstance(phase, Captain):
-        for p in phase.order:
-            if last.keep is not None and p in last.keep:
-                continue
-            if game.boards[p].barrels():  # keeping fewer than the rules allow is legal: whoever holds barrels chooses
-                texts, total = _first([keep.text(game.rules) for keep in legal.all_keeps(game, p)], limit)
-                return Decision(game.who(p), role, "keep", texts, total=total)
-    if isinstance(phase, Settler) and last.reveal is None:
-        tiles = phase.tiles_to_reveal()
-        if tiles:
-            return Decision(game.who(phase.chooser), role, "draw", None, {"key": "reveal", "tiles": tiles})
-    try:
-        game.finish_phase(last.reveal, last.keep)
-    except Missing as exc:  # a decision the log must write that none of the above found: a bug
-        raise AssertionError(f"the phase waits for a decision that referee next does not know: {exc.rule}") from exc
-    return None if game.over else _role(game)
+    if isinstance(awaited, PhaseOver):  # nobody has a decision left in the phase: it ends
+        try:
+            game.finish_phase(reveal, keep)
+        except Missing as exc:  # a decision the log must write that the engine does not await: a bug
+            raise AssertionError(f"the phase waits for a decision that Game.awaiting does not know: {exc.rule}") from exc
+        awaited = game.awaiting()
+    if awaited is None:
+        return None
+    role = game.name_of(game.phase.role) if game.phase is not None else None
+    if isinstance(awaited, RoleAwaited):
+        return Decision(game.who(awaited.player), None, "role", [game.name_of(r) for r in awaited.role_ids])
+    if isinstance(awaited, KeepAwaited):
+        texts, total = _first([keep.text(game.rules) for keep in awaited.keeps()], limit)
+        return Decision(game.who(awaited.player), role, "keep", texts, total=total)
+    if isinstance(awaited, DrawAwaited):
+        return Decision(game.who(awaited.player), role, "draw", None, {"key": "reveal", "tiles": awaited.tiles})
+    assert isinstance(awaited, MoveAwaited) and role is not None
+    p = awaited.player
+    if isinstance(awaited, ArrangementAwaited):
+        return _arrangement(game, awaited, role, limit)
+    if guests:
+        return _after_guests(game, last, p, role, guests, limit)
+    moves, total = _listed(awaited, limit)
+    return Decision(game.who(p), role, "move", _texts(game, moves), total=total, guests=_guests(game, p))
 
 
 def _guests(game: Game, p: int) -> dict[str, Any] | None:
@@ -227,7 +223,7 @@ def _guests(game: Game, p: int) -> dict[str, Any] | None:
     return {"colonists": colonists, "places": [place_text(game.rules, place) for place in places]}
 
 
-def _after_guests(game: Game, last: PhaseRecord, p: int, role: str, written: list[str], limit: int | None) -> Decision:
+def _after_guests(game: Game, last: PhaseRecord | None, p: int, role: str, written: list[str], limit: int | None) -> Decision:
     """Player `p`'s decision once their guests have gone to the places `written`: the moves then
     open (a guest on a quarry makes a building cheaper), each after the guests' clauses."""
     colonists = game.guests(p)
@@ -243,50 +239,21 @@ def _after_guests(game: Game, last: PhaseRecord, p: int, role: str, written: lis
     offered = _guests(game, p)
     assert offered is not None and trial.phase is not None
     trial.phase.buildings_changed(p)
-    mover = _mover(trial, trial.phase, last, limit)
-    moves, total = (mover[1], mover[2]) if mover is not None and mover[0] == p else ([Pass()], None)
+    awaited = trial.awaiting(last.reveal, last.keep) if last is not None else None
+    moves, total = _listed(awaited, limit) if isinstance(awaited, MoveAwaited) and awaited.player == p else ([Pass()], None)
     texts = [move_text(game.rules, move, places) for move in moves]
     return Decision(game.who(p), role, "move", texts, total=total, guests={**offered, "chosen": [place_text(game.rules, where) for where in places]})
 
 
-def _role(game: Game) -> Decision:
-    roles = [game.name_of(role) for role in game.available_roles()]
-    return Decision(game.who(game.chooser), None, "role", roles)
-
-
-def _mover(game: Game, phase: object, last: PhaseRecord, limit: int | None) -> tuple[int, list[AnyMove], int | None] | None:
-    """The player whose turn it is in the open phase, their legal moves (at most `limit`) and,
-    when the list was cut, how many there are; None when the phase has only its closing
-    duties left."""
-    if isinstance(phase, Captain):
-        if last.keep:
-            return None  # storage is written: the loading is over
-        loads = phase.legal_moves(passes=True)
-        if not loads:
-            return None
-        p = loads[0][0]
-        return _cut(p, [move for q, move in loads if q == p], limit)
-    if isinstance(phase, Craftsman):
-        players = phase.to_move()
-        return _cut(players[0], list(phase.moves_for(players[0])), limit) if players else None
-    if isinstance(phase, Settler) and last.reveal is not None:
-        return None  # the new row is written: the phase is over
-    if not isinstance(phase, TurnPhase):
-        return None
-    for p in dict.fromkeys(phase.order[phase.pos :]):  # whose turn it is (once a phase has closed, a pass is still theirs to write)
-        if isinstance(phase, Mayor) and limit is not None:  # arrangements may number a hundred thousand: counted, not listed
-            total = phase.count_moves(p)
-            if total:
-                return p, list(islice(phase.moves_for(p), limit)), total if total > limit else None
-            continue
-        moves = list(phase.moves_for(p))
-        if moves:
-            return _cut(p, moves, limit)
-    return None
-
-
-def _cut(p: int, moves: list[AnyMove], limit: int | None) -> tuple[int, list[AnyMove], int | None]:
-    return (p, *_first(moves, limit))
+def _listed(awaited: MoveAwaited, limit: int | None) -> tuple[list[AnyMove], int | None]:
+    """The legal moves of the player whose turn it is (at most `limit`), and, when that cuts
+    the list, how many there are (a mayor's, counted without listing them all)."""
+    if limit is None:
+        return list(awaited.moves()), None
+    moves = list(islice(awaited.moves(), limit + 1))
+    if len(moves) <= limit:
+        return moves, None
+    return moves[:limit], awaited.count()
 
 
 def _first(items: list[Listed], limit: int | None) -> tuple[list[Listed], int | None]:
@@ -301,14 +268,15 @@ def _texts(game: Game, moves: list[AnyMove]) -> list[str]:
     return list(dict.fromkeys(move.text(game.rules) for move in moves))
 
 
-def _arrangement(game: Game, phase: Mayor, p: int, role: str, moves: list[AnyMove], total: int | None) -> Decision:
-    """A mayor's arrangement: every legal one (or the first, and their number), and a default
-    for a page's editor."""
-    board = game.boards[p]
-    default: AnyMove = _default_arrangement(game, board)
+def _arrangement(game: Game, awaited: ArrangementAwaited, role: str, limit: int | None) -> Decision:
+    """A mayor's arrangement: every legal one (or the first `limit`, and their number), and a
+    default for a page's editor."""
+    p = awaited.player
+    moves, total = _listed(awaited, limit)
+    default: AnyMove = _default_arrangement(game, game.boards[p])
     if not game.accepts(p, default):
         default = moves[0]
-    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=board.colonists(), declinable=phase.declinable(p), total=total)
+    return Decision(game.who(p), role, "move", _texts(game, moves), default=default.text(game.rules), colonists=awaited.colonists, declinable=awaited.declinable, total=total)
 
 
 def _default_arrangement(game: Game, board: Board) -> Arrange:
@@ -327,59 +295,3 @@ def _default_arrangement(game: Game, board: Board) -> Arrange:
         tiles[tile] = occupied + room
         free -= room
     return Arrange(tiles={t: n for t, n in tiles.items() if n}, buildings={b: n for b, n in buildings.items() if n}, san_juan=free)
-
-
-def board_state(game: Game) -> dict[str, Any]:
-    """The boards as they stand, in the ruleset's words, for a page to draw (docs/next.md)."""
-    rules = game.rules
-    name = game.name_of
-    phase = game.phase
-    players = []
-    for p, board in enumerate(game.boards):
-        players.append(
-            {
-                "name": board.name,
-                "governor": p == game.governor,
-                "doubloons": board.doubloons,
-                "vp": board.vp,
-                "goods": {name(good): n for good, n in board.goods.items() if n},
-                "island": [
-                    {"tile": name(tile), "tiles": n, "occupied": board.manned.get(tile, 0), "circles": n if rules.has_circle(tile) else 0}
-                    for tile, n in board.island.items()
-                    if n
-                ],
-                "buildings": [
-                    {"building": name(building), "colonists": colonists, "circles": rules.circles[building], "large": rules.size[building] == 2}
-                    for building, colonists in board.buildings.items()
-                ],
-                "san_juan": board.san_juan,
-                "colonists": board.colonists(),
-                "city_spaces": board.city_used(rules),
-                "island_spaces": board.island_filled(),
-            }
-        )
-    return {
-        "round": game.round,
-        "governor": game.who(game.governor),
-        "phase": name(phase.role) if phase is not None else None,
-        "chooser": game.who(phase.chooser) if phase is not None else None,
-        "over": game.over,
-        "players": players,
-        "cargo_ships": [{"size": ship.size, "good": name(ship.good) if ship.good else None, "count": ship.count} for ship in game.ships],
-        "trading_house": [name(good) for good in game.trading_house],
-        "trading_house_spaces": rules.model.trading_house_spaces,
-        "colonist_ship": game.colonist_ship,
-        "colonist_supply": game.colonist_supply,
-        "vp_chips": game.vp_chips,
-        "goods_supply": {name(good): n for good, n in game.goods_supply.items()},
-        "face_up": [name(tile) for tile in game.face_up],
-        "plantations_left": {name(tile): n for tile, n in game.deck.items() if n},  # face down: what a new row or a hacienda may draw
-        "plantation_discards": {name(tile): n for tile, n in game.discards.items() if n},  # reshuffled when the stacks run out
-        "quarries": game.quarries,
-        "roles": [
-            {"role": name(card.role), "doubloons": card.doubloons, "taken_by": game.who(card.taken_by) if card.taken_by is not None else None}
-            for card in game.role_cards
-        ],
-        "buildings_left": {name(building): n for building, n in game.buildings_left.items() if building in game.in_game},
-        "triggers": list(game.triggers),
-    }

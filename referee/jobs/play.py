@@ -12,12 +12,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from referee.engine import legal
+from referee.engine.awaiting import ArrangementAwaited, DrawAwaited, KeepAwaited, MoveAwaited
 from referee.engine.game import Game
+from referee.engine.phases.base import PASS
 from referee.engine.phases.captain import Captain
-from referee.engine.phases.mayor import Mayor, random_arrangement
-from referee.engine.phases.settler import Settler
+from referee.engine.phases.mayor import random_arrangement
 from referee.located.tree import collection_paused
-from referee.moves.clauses import AnyMove, Keep, Pass
+from referee.moves.clauses import AnyMove, Keep
 from referee.rulesets.rules import Rules
 
 NAMES = ("Anna", "Ben", "Cleo", "Dara", "Emil")
@@ -100,51 +101,48 @@ def _play(rules: Rules, n: int, seed: int) -> Played:
 
 
 def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
-    phase = game.phase
-    assert phase is not None
-    if isinstance(phase, Captain):
-        while True:
-            loads = phase.legal_moves(passes=True)  # a turn that could only use a wharf may be let go
-            if not loads:
-                break
-            p, load = rng.choice(loads)
-            game.play_unchecked(p, load)
-            entry.moves.append((p, load))
-    elif isinstance(phase, Mayor):
-        for p in list(phase.order):
-            arrangement = random_arrangement(game.rules, game.boards[p], rng, phase.declinable(p))
-            if arrangement is not None:
+    """The phase's decisions as the engine awaits them (`Game.awaiting`), each drawn at random."""
+    decided: dict[int, Keep] = {}  # storage chosen, or forced (not written), as the captain's phase goes round
+    reveal: list[str] | None = None
+    while True:
+        awaited = game.awaiting(reveal, decided)
+        if isinstance(awaited, ArrangementAwaited):  # a hundred thousand may be open: one drawn, not listed
+            p = awaited.player
+            arrangement = random_arrangement(game.rules, game.boards[p], rng, awaited.declinable)
+            if arrangement is None:  # every circle filled: left out of the log, as a forced arrangement is
+                game.play(p, PASS)
+            else:
                 game.play(p, arrangement)
                 entry.moves.append((p, arrangement))
-    else:
-        while True:
-            players = legal.to_move(game)
-            if not players:
-                break
-            p = players[0]
-            options = game.legal_moves(p)
-            move = rng.choice(options) if options else Pass()
+        elif isinstance(awaited, MoveAwaited):
+            if awaited.phase.role == Captain.role:  # a wharf's turn and the loader's are open together: drawn among all
+                p, move = rng.choice(list(awaited.every_move()))
+            else:
+                p = awaited.player
+                move = rng.choice(list(awaited.moves()))
             game.play_unchecked(p, move)  # listed by the engine: legal
             entry.moves.append((p, move))
-    reveal = None
-    if isinstance(phase, Settler):
-        left = game.face_up
-        pool = game.deck
-        need = game.setup.face_up
-        reveal = _draw(rng, pool, need)
-        if len(reveal) < need:  # the stacks ran out: the discards (with this row's leftovers) are reshuffled
-            reveal += _draw(rng, game.discards + Counter(left), need - len(reveal))
-        if not reveal:
-            reveal = None
-    keep: dict[int, Keep] = {}
-    if isinstance(phase, Captain):
-        for p in phase.order:
-            stores = legal.keeps(game, p)
+        elif isinstance(awaited, KeepAwaited):
+            p = awaited.player
+            stores = legal.keeps(game, p)  # the most barrels kept: a random game throws none away
+            decided[p] = rng.choice(stores) if len(stores) > 1 else stores[0]
             if len(stores) > 1:
-                keep[p] = rng.choice(stores)
-    game.finish_phase(reveal=reveal, keep=keep or None)
+                entry.keep[p] = decided[p]
+        elif isinstance(awaited, DrawAwaited):
+            reveal = _new_row(game, rng, awaited.tiles)
+        else:
+            break
+    game.finish_phase(reveal=reveal, keep=entry.keep or None)
     entry.reveal = reveal
-    entry.keep = keep
+
+
+def _new_row(game: Game, rng: random.Random, tiles: int) -> list[str]:
+    """A settler phase's new face-up row, drawn from the stacks; where they run out, the
+    discards (with this row's leftovers) are reshuffled for the rest."""
+    row = _draw(rng, game.deck, tiles)
+    if len(row) < tiles:
+        row += _draw(rng, game.discards + Counter(game.face_up), tiles - len(row))
+    return row
 
 
 def to_log(played: Played, ruleset: str) -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import RuleViolation
+from referee.engine.awaiting import Awaiting, MoveAwaited, PhaseOver
 from referee.moves.clauses import AnyMove, Keep, Pass
 
 if TYPE_CHECKING:
@@ -115,9 +116,26 @@ class Phase:
         predicates the phase's check asks, nothing raised."""
         raise NotImplementedError
 
-    def to_move(self) -> list[int]:
-        """The players who may make the next move (a log may skip to a later one)."""
-        return []
+    def count_moves(self, p: int) -> int:
+        """How many legal moves `p` has now (`moves_for`), counted."""
+        return sum(1 for _ in self.moves_for(p))
+
+    def awaited_moves(self, players: tuple[int, ...]) -> Iterator[tuple[int, AnyMove]]:
+        """Every legal move of each of `players`, (player, move), in turn order."""
+        return ((p, move) for p in players for move in self.moves_for(p))
+
+    def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
+        """What the phase waits for now (`Game.awaiting`), its closing decisions written so far
+        being `reveal` and `keep` (applied when it finishes): by default nobody's decision, the
+        phase ends (a prospector's)."""
+        return PhaseOver(self)
+
+    def still_deciding(self) -> str | None:
+        """Where a log may stop inside the phase or its players left out passed: the decision
+        of the first player still to move who has more than a pass open, in a sentence; None
+        when the rest can only pass, or when a player left out is not a pass (here: a pass
+        changes nothing of the moves the log wrote)."""
+        return None
 
     def finish(self, reveal: list[str] | None = None, keep: dict[int, Keep] | None = None) -> None:
         """Remaining turns and the phase's closing duties; `Missing` if the log must say more."""
@@ -234,11 +252,36 @@ class TurnPhase(Phase):
                 return False
         return False
 
-    def to_move(self) -> list[int]:
-        rest = list(dict.fromkeys(self.order[self.pos :]))
-        if self.closed():  # a full trading house: only a sale to one's own trading post is left
-            return [p for p in rest if self.moves_when_closed(p)]
-        return rest
+    def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
+        """A move, the turn being at `order[pos]`: the players the turn can still reach, in
+        turn order (up to the first who may not pass; once the phase has closed, a pass is still
+        theirs to write); the phase's end once every turn is taken."""
+        players = self.reachable_players()
+        return self.move_awaited(players) if players else PhaseOver(self)
+
+    def reachable_players(self) -> tuple[int, ...]:
+        """The players the turn can still reach, everyone before them passing (`reachable`)."""
+        players: list[int] = []
+        for p in self.order[self.pos :]:
+            if p in players:
+                continue
+            players.append(p)
+            if not self.may_pass(p):
+                break
+        return tuple(players)
+
+    def move_awaited(self, players: tuple[int, ...]) -> MoveAwaited:
+        """The answer for a move of one of `players` (a mayor's is an arrangement)."""
+        return MoveAwaited(self, players)
+
+    def still_deciding(self) -> str | None:
+        for index in range(self.pos, len(self.order)):
+            if any(not isinstance(move, Pass) for move in self.moves_for(self.order[index])):
+                trial = self.game.clone().phase
+                assert isinstance(trial, TurnPhase)
+                trial.pass_until(index)
+                return trial.waiting()
+        return None
 
     def pass_until(self, index: int) -> None:
         """The players before `order[index]` pass (as when they are left out of the moves);

@@ -9,12 +9,14 @@ refused) and lists the legal moves from them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from itertools import product
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
+from referee.engine.awaiting import Awaiting, KeepAwaited, MoveAwaited, PhaseOver
 from referee.engine.captain_rules import (
     WHARF,
     Shipper,
@@ -286,8 +288,23 @@ class Captain(Phase):
     def moves_for(self, p: int) -> Iterator[AnyMove]:
         return (move for q, move in self.legal_moves(passes=True) if q == p)
 
-    def to_move(self) -> list[int]:
-        return sorted({p for p, _ in self.legal_moves(passes=True)}, key=lambda p: (p - self.pointer) % self.game.n)
+    def awaited_moves(self, players: tuple[int, ...]) -> Iterator[tuple[int, AnyMove]]:
+        return ((p, move) for p, move in self.legal_moves(passes=True) if p in players)
+
+    def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
+        """While someone may move (`legal_moves`): a move of the players whose turn comes no
+        later than the next loader's, clockwise from the turn pointer (the first is the one whose
+        turn it is). Then, storage written or not, each player holding barrels in turn order from
+        the captain chooses what stays (`keep` holds the choices already made: keeping fewer than
+        the rules allow is legal, so whoever holds barrels decides); then the end."""
+        if not keep:  # storage written: the loading is over
+            players = tuple(dict.fromkeys(p for p, _ in self.legal_moves(passes=True)))
+            if players:
+                return MoveAwaited(self, players)
+        for p in self.order:
+            if (keep is None or p not in keep) and self.board(p).barrels():
+                return KeepAwaited(self, p)
+        return PhaseOver(self)
 
     def may_pass(self, p: int, loader: int | None) -> bool:
         """May `p`, who cannot load on a cargo ship and whose turn has come (`loader`, the next
@@ -594,6 +611,27 @@ class Captain(Phase):
                 if lost:
                     game.goods_supply[good] += lost
             b.goods = {k: n for k, n in kept.items() if n > 0}
+
+    def all_keeps(self, p: int) -> list[Keep]:
+        """Every storage the phase accepts from `p` at its end, each distinct result once: the
+        most barrels first, down to `none` (keeping fewer than the rules allow is legal).
+        Written as the storage is used: the kinds kept whole in warehouses `corn all` (the
+        largest first), the rest as single barrels (`sugar`, `coffee 2` with a storehouse)."""
+        held_goods = self.board(p).goods
+        powers = self.shippers[p]
+        kinds, barrels = powers.store_kinds, powers.store_barrels
+        held = sorted((good, n) for good, n in held_goods.items() if n > 0)
+        found: dict[tuple[tuple[str, int], ...], Keep] = {}
+        for counts in product(*(range(n, -1, -1) for _, n in held)):
+            kept = {good: n for (good, _), n in zip(held, counts, strict=True) if n}
+            if not keep_fits(kept, kinds, barrels):
+                continue
+            whole = sorted((good for good in kept if kept[good] == held_goods[good]), key=lambda good: -kept[good])[:kinds]
+            items = tuple((good, None if good in whole else n) for good, n in sorted(kept.items()))
+            if not keep_fits({good: n for good, n in kept.items() if good not in whole}, 0, barrels):
+                items = tuple((good, n) for good, n in sorted(kept.items()))  # stored otherwise (a smaller kind whole): counts say it
+            found[tuple(sorted(kept.items()))] = Keep(items=items)
+        return sorted(found.values(), key=lambda keep: -sum(held_goods[good] if n is None else n for good, n in keep.items))
 
     def _as_keep(self, p: int, kept: dict[str, int]) -> str:
         """A choice of what stays, as a `keep` entry is written: `corn`, `sugar all, indigo`."""

@@ -3,10 +3,11 @@ factory's doubloons, and the craftsman's privilege barrel."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import product
 
 from referee.diagnostics import Missing, RuleViolation
+from referee.engine.awaiting import Awaiting, MoveAwaited, PhaseOver
 from referee.engine.phases.base import PASS, Phase, wrong_move
 from referee.moves.clauses import AnyMove, Extra, Keep, Pass
 from referee.wording import count, listing
@@ -139,8 +140,10 @@ class Craftsman(Phase):
             for kind in choices:
                 yield Extra(goods=(kind,))
 
-    def to_move(self) -> list[int]:
-        return [self.chooser] if not self.extra_done and self.choices() else []
+    def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
+        """The craftsman's extra barrels while they are open (production is done at the start:
+        everyone else's pass is theirs to leave out); then the end."""
+        return MoveAwaited(self, (self.chooser,)) if not self.extra_done and self.choices() else PhaseOver(self)
 
     def check_play(self, p: int, move: AnyMove) -> Extra | None:
         """The extra barrels `move` takes (None: a pass by another player), checked."""

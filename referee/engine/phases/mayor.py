@@ -14,6 +14,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from referee.diagnostics import Missing, RuleViolation
+from referee.engine.awaiting import ArrangementAwaited, MoveAwaited
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import COLONISTS
 from referee.moves.clauses import AnyMove, Arrange, Keep
@@ -172,6 +173,13 @@ class Mayor(TurnPhase):
         if rules.model.end.partial_refill:
             game.colonist_ship = game.colonist_supply
             game.colonist_supply = 0
+
+    def move_awaited(self, players: tuple[int, ...]) -> MoveAwaited:
+        p = players[0]
+        return ArrangementAwaited(self, players, colonists=self.board(p).colonists(), declinable=self.declinable(p))
+
+    def still_deciding(self) -> str | None:
+        return None  # a mayor's arrangement left out is forced, or missing: never a pass that changes nothing
 
     def waiting(self) -> str:
         if self.pos < len(self.order):

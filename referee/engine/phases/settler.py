@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, NoReturn
 
 from referee.diagnostics import Missing, RuleViolation
+from referee.engine.awaiting import Awaiting, DrawAwaited, PhaseOver
 from referee.engine.phases.base import PASS, TurnPhase, wrong_move
 from referee.engine.state import tally
 from referee.moves.clauses import AnyMove, Keep, Pass, Settle
@@ -220,6 +221,17 @@ class Settler(TurnPhase):
         if not self.may_draw(p, kind):  # the one condition left: none of the kind in the stack
             held = ", ".join(f"{c} {self.name_of(k)}" for k, c in stack.items() if c > 0) or "nothing"
             raise RuleViolation("settler.draw", f"no {self.name_of(kind)} {rules.terms.plantation[0]} is left face down (the {rules.terms.stacks} hold{'s' if rules.terms.stacks == 'bag' else ''} {held})")
+
+    def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
+        """The turns, then the new face-up row, drawn by the table (none to draw when the stacks
+        and discards are empty or the game ends with this phase); once it is written, the end."""
+        if reveal is not None:
+            return PhaseOver(self)
+        awaited = super().awaiting(reveal, keep)
+        if not isinstance(awaited, PhaseOver):
+            return awaited
+        tiles = self.tiles_to_reveal()
+        return DrawAwaited(self, self.chooser, tiles) if tiles else awaited
 
     def tiles_to_reveal(self) -> int:
         """How many tiles the new face-up row at the end of the phase holds (0: none is drawn,
