@@ -10,7 +10,7 @@ calculator's search (`referee.shipping`) move by them, and neither restates one.
 - the private ships: a wharf or a small wharf may be used once a phase, at a turn of its owner's,
   holding barrels (`wharf_open`, `small_wharf_open`); a wharf takes every barrel of one kind (up
   to its capacity, `Shipper.wharf_takes`), a small wharf any mix of barrels, not none
-  (`shipments`); `private_moves` lists both in the engine's order;
+  (`shipments`); `private_moves` lists both, the wharf's by kind (in the ruleset's order of goods) before the small wharf's;
 - what a move earns (`Shipper`): VP per barrel, the captain's privilege with their first load,
   harbors; doubloons (lighthouse); a small wharf's VP per so many barrels; storage at the end;
 - storage: which barrels may stay on a board (`keep_fits`: so many kinds whole, then so many
@@ -99,6 +99,19 @@ def clockwise(pointer: int, n: int) -> tuple[int, ...]:
     return order
 
 
+def turn_after(player: int, n: int) -> int:
+    """The turn pointer after `player`'s move (a load, a wharf's, a pass): the next player
+    clockwise. The turn then goes to the first from there who can load (`first_from`)."""
+    return (player + 1) % n
+
+
+def turns_away(pointer: int, n: int, player: int) -> int:
+    """How many turns from the turn pointer `pointer` `player`'s turn comes (0: theirs is the
+    pointer's): `p`'s turn comes before `q`'s when it is fewer turns away. A player whose turn
+    comes no later than the next loader's may use their wharf first, or let their turn go."""
+    return (player - pointer) % n
+
+
 def first_from(pointer: int, n: int, players: int) -> int:
     """The first of `players` (a bit mask) clockwise from the turn pointer `pointer`: the player
     whose turn it is among those who can load on a cargo ship (-1: none can)."""
@@ -127,7 +140,7 @@ class Shipper:
     the VP and doubloons of a load, the private ships, storage. The engine and the calculator
     both score moves through it."""
 
-    privilege: int  # VP with the first load (the captain's privilege; 0 for the others)
+    privilege: int  # VP with the player's first load of the phase: the captain's privilege, 0 for everyone else
     load_vp: int  # VP with every load (harbors)
     load_doubloons: int  # doubloons with every load (lighthouse)
     wharf: int | None  # the private ship's capacity (None: no wharf)
@@ -144,7 +157,10 @@ class Shipper:
         return barrels * self.barrel_vp
 
     def load(self, barrels: int, first: bool) -> int:
-        """VP of a load of `barrels` (`first`: the player's first load of the phase)."""
+        """VP of a load of `barrels`. `first`: the player's first load of the phase (a cargo
+        ship's, a wharf's, or a small wharf's where it counts as a load). Only the captain's
+        earns more (`privilege` is 0 for everyone else), so the engine, which tracks every
+        player's, and the calculator, which tracks the captain's alone, give the same VP."""
         return barrels * self.barrel_vp + (self.privilege if first else 0) + self.load_vp
 
     def small_wharf_vp(self, barrels: int, first: bool) -> int:
@@ -186,7 +202,7 @@ def shipments(held: Sequence[int]) -> list[Goods]:
 
 def private_moves(powers: Shipper, goods: Goods, wharf_used: bool, small_used: bool, loaded: bool, first: bool) -> list[PrivateMove]:
     """A player's moves on their wharf and small wharf, holding `goods` (`loaded`: they have
-    loaded in this phase; `first`: their next load is the captain's first), in the engine's
+    loaded in this phase; `first`: their next load is their first, as `Shipper.load` takes it), in the engine's
     order: the wharf by kind, then the small wharf's shipments (`shipments`)."""
     out: list[PrivateMove] = []
     barrels = sum(goods)

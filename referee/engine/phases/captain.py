@@ -29,6 +29,8 @@ from referee.engine.captain_rules import (
     private_moves,
     ships_taking,
     small_wharf_open,
+    turn_after,
+    turns_away,
     wharf_open,
 )
 from referee.engine.phases.base import Phase, wrong_move
@@ -332,7 +334,7 @@ class Captain(Phase):
                 "captain.no-pass",
                 f"{self.who(p)} cannot pass: they must load {self.options(p)} (a pass is only for a player whose goods fit no cargo ship, who could use nothing but their {wharfs})",
             )
-        if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
+        if q is not None and turns_away(self.pointer, n, p) > turns_away(self.pointer, n, q):
             raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}", passed=q)
         if self.may_pass(p, q):
             return
@@ -363,7 +365,7 @@ class Captain(Phase):
                 raise RuleViolation("turn.not-your-turn", f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}", passed=q)
             return self._loading(p, move, columns)
         if isinstance(move, (WharfLoad, SmallWharfLoad)):
-            if q is not None and (p - self.pointer) % n > (q - self.pointer) % n:
+            if q is not None and turns_away(self.pointer, n, p) > turns_away(self.pointer, n, q):
                 raise RuleViolation(
                     "turn.not-your-turn",
                     f"it is {self.who(q)}'s turn to load, not {self.who(p)}'s: {self.who(q)} must load {self.options(q)}",
@@ -401,7 +403,7 @@ class Captain(Phase):
             self.passed = self.passed | {p}
         elif self.passed:
             self.passed = frozenset()
-        self.pointer = (p + 1) % self.game.n
+        self.pointer = turn_after(p, self.game.n)
 
     def ships_text(self) -> str:
         parts = []
@@ -569,8 +571,8 @@ class Captain(Phase):
         self.store(keep or {})
         self.unload()
 
-    def _rotation(self) -> list[int]:
-        return [(self.pointer + i) % self.game.n for i in range(self.game.n)]
+    def _rotation(self) -> tuple[int, ...]:
+        return clockwise(self.pointer, self.game.n)
 
     def store(self, keep: dict[int, Keep]) -> None:
         """Each player keeps what their windrose and warehouses hold; the rest returns to the supply."""
@@ -689,8 +691,7 @@ class Captain(Phase):
         out: list[tuple[int, AnyMove]] = []
         q = None  # the next loader (next_loader): found on the way
         loader = self.next_loader() if passes or self.passed else None
-        for i in range(n):
-            p = (self.pointer + i) % n
+        for p in clockwise(self.pointer, n):
             if self.loading_over(p, loader):
                 continue  # they let their turn go, and nobody can load on a cargo ship: nothing more of theirs
             if q is None:

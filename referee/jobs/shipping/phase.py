@@ -36,7 +36,7 @@ from typing import Final
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, RuleViolation
 from referee.documents.position import Position
-from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_loadable, loadable, ships_taking
+from referee.engine.captain_rules import PrivateMove, Shipper, Turns, holds_loadable, loadable, ships_taking, turn_after
 from referee.engine.game import Game
 from referee.engine.phases.captain import Captain, load_move
 from referee.engine.state import CargoShip
@@ -153,7 +153,7 @@ class Cargo:
 
     def loads(self, sizes: Sequence[int], have: Goods, code: int, kind_at: tuple[int, ...], most_loaded: int) -> tuple[Load, ...]:
         """The loads on these ships of a player holding `have` (the engine's `ships_taking`), in
-        the engine's order (by kind, then ship); worked out once for each set of barrels and
+        the listing's order (by kind, in the ruleset's order of goods, then ship); worked out once for each set of barrels and
         remembered in `known_loads` under `code` (`have` packed as a row, whose kinds lie at
         `kind_at`; `CaptainPhase.visit` reads the table first): the same ships meet the same
         barrels in many states. (`most_loaded`: the barrels a load may take, and none.)"""
@@ -325,6 +325,7 @@ class CaptainPhase:
         # the decider: by turn pointer, then bit mask of the players in the state (`pointer << n | players`), the first of them
         # from the pointer (-1: none); one list, read at every move
         self._deciders = [first for by_pointer in Turns(n).table for first in by_pointer]
+        self._turn_after: list[int] = [turn_after(p, n) for p in range(n)]  # the pointer after each player's move, read at every state
         # each player's VP for a load of so many barrels, their first and not (`Shipper.load`), and doubloons: tables of native numbers
         self._load_vp = tuple(tuple(tuple(power.load(barrels, first) for barrels in range(most_aboard + 1)) for first in (False, True)) for power in self.shippers)
         self._load_doubloons = tuple(power.load_doubloons for power in self.shippers)
@@ -486,7 +487,7 @@ class CaptainPhase:
 
     def steps(self, state: State, room: Room | None = None) -> list[Step]:
         """The decider's moves from `state` (`room`: what its ships take, if known), in the
-        engine's order (cargo loads by kind and ship, then the wharf, then the small wharf),
+        listing's order (cargo loads by kind, in the ruleset's order of goods, and ship, then the wharf, then the small wharf),
         each with where it leads."""
         listed = Steps()
         self.visit(state, self.room(state) if room is None else room, listed)
@@ -494,7 +495,7 @@ class CaptainPhase:
 
     def visit(self, state: State, room: Room, visitor: Visitor) -> None:
         """Hand the decider's moves from `state` (whose ships take what `room` says) to
-        `visitor`, in the engine's order (cargo loads by kind and ship, then the wharf, then the
+        `visitor`, in the listing's order (cargo loads by kind, in the ruleset's order of goods, and ship, then the wharf, then the
         small wharf), each with the state it leads to, settled: the one loop over a decider's
         moves."""
         q: i64 = state[0]
@@ -502,7 +503,7 @@ class CaptainPhase:
         # the decider's row: what the tables of their moves are read by (their barrels by kind as
         # a tuple only where a table has no entry yet)
         have = row(state, q)
-        after: i64 = (q + 1) % self.n
+        after: i64 = self._turn_after[q]
         ships, contested = room.ships, room.contested
         load_vp, load_doubloons = self._load_vp[q][q == 0 and not state[1]], self._load_doubloons[q]
         number = ships.load_numbers.find(have)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.documents.position import Position
+from referee.engine.captain_rules import clockwise, turn_after, turns_away
 from referee.jobs.shipping.outcomes import Outcome, ends, outcome
 from referee.jobs.shipping.phase import ALL, LOAD, PLAIN, CaptainPhase, Goods, Move, Reductions, TailKey
 from referee.jobs.shipping.tails import must_load
@@ -56,7 +57,7 @@ class Choice:
 class Choices:
     """A player's decision with more than one move along the expected play: the moves, by
     expected VP (then barrels kept), the highest first; among moves equal in both, the expected
-    play's first, the others in the engine's order. The expected play's move is therefore always
+    play's first, the others in the listing's order. The expected play's move is therefore always
     the first (it has the decider's most expected VP, then barrels kept: `Valuation.rank`)."""
 
     player: int
@@ -171,10 +172,10 @@ class _ExpectedPlay:
         end), clockwise from the turn pointer, each make one move of their tail (see `_tail_turn`);
         once loading is over, turn after turn until none is left."""
         n, start = self.phase.n, self.pointer
-        reach = (decider - start) % n if decider >= 0 else n
+        reach = turns_away(start, n, decider) if decider >= 0 else n
         while True:
             moved = False
-            for player in sorted((p for p in self.tails if (p - start) % n < reach), key=lambda p: (p - start) % n):
+            for player in [p for p in clockwise(start, n) if p in self.tails and turns_away(start, n, p) < reach]:
                 moved = self._tail_turn(player) or moved
             if decider >= 0 or not moved:
                 return
@@ -228,7 +229,7 @@ class _ExpectedPlay:
         return Choice(None if move is None else self.phase.move(move), so_far + guaranteed, so_far + expected, so_far + best, kept)
 
     def _decided(self, player: int, options: list[Choice], chosen: int) -> None:
-        """A decision of `player` with `options` (in the engine's order), of which the expected
+        """A decision of `player` with `options` (in the listing's order), of which the expected
         play takes the `chosen`."""
         ranked = sorted(range(len(options)), key=lambda i: (-options[i].expected, -options[i].kept, i != chosen, i))
         assert ranked[0] == chosen, "the expected play's move has the decider's most expected VP, then barrels kept"
@@ -236,4 +237,4 @@ class _ExpectedPlay:
 
     def _play(self, player: int, move: Move) -> None:
         self.moves.append(Played(player, self.phase.move(move)))
-        self.pointer = (player + 1) % self.phase.n
+        self.pointer = turn_after(player, self.phase.n)

@@ -11,7 +11,7 @@ A tail is a small search of its own over the player's moves: their loads on thos
 kind: the ship has room for it), their wharf and small wharf, and, once they cannot load, the
 choice to stop. Its expected end is the one the calculator's expected play takes for a player
 whose moves touch nobody: the most VP, then the most barrels kept, then the first move in the
-engine's order (cargo loads by kind, then the wharf, then the small wharf); stopping comes first.
+listing's order (cargo loads by kind, in the ruleset's order of goods, then the wharf, then the small wharf); stopping comes first.
 Every move of a tail is the player's own, and nobody else can take one from them (their loads
 have room whatever anyone does, and the phase goes on while anyone may still use a wharf at their
 turn), so the VP they are guaranteed there, whatever the others do, is the most the tail reaches.
@@ -180,7 +180,7 @@ class Tails:
         return first
 
     def moves(self, key: TailKey) -> list[TailMove]:
-        """The player's moves from `key`, in the engine's order: their loads (all their barrels
+        """The player's moves from `key`, in the listing's order: their loads (all their barrels
         of a kind, on the ship that takes it), then their wharf and small wharf."""
         hit = self._moves.get(key)
         if hit is not None:

@@ -8,7 +8,7 @@ valued in the same pass). The *expected* play is the one in which
 each decider takes the move that gives them the most VP, then the most barrels kept after
 storage, and where still indifferent the move worst for the player asking (VP, then barrels
 kept), then the one that gives the others the fewest VP (seat order), and then the first in the
-engine's order (docs/formats/shipping-position.md, docs/shipping.md). A dropped-out player's rest is their tail (`tails`), the
+order moves are listed (docs/formats/shipping-position.md, docs/shipping.md). A dropped-out player's rest is their tail (`tails`), the
 same for every play around it, so it is added where they drop out: nobody else's moves change
 it, so what they are guaranteed there is the most their own moves reach (`Tail.guaranteed`).
 
@@ -156,7 +156,7 @@ class Valuation:
 
     def choose(self, state: State) -> tuple[list[Step], list[Values], int]:
         """The decider's moves at `state`, the values of each (as read off), and the index of
-        the expected one (the first of those the expected play cannot tell apart, in the engine's order)."""
+        the expected one (the first of those the expected play cannot tell apart, in the listing's order)."""
         decider = state[0]
         assert decider >= 0
         steps = self.phase.steps(state)
