@@ -33,6 +33,7 @@ from referee.engine.phases import PHASES
 from referee.engine.phases.captain import PASS, Captain, load_move, written_keep
 from referee.jobs.check import LogReport, check_record
 from referee.jobs.replays import Watch
+from referee.jobs.shipping.compact import DECIDER
 from referee.jobs.shipping.phase import CaptainPhase, Reductions, State, Tail, TailKey
 from referee.jobs.shipping.values import BEST, EXPECTED, GUARANTEED, Valuation, quiet_search
 from referee.moves.clauses import AnyMove, Load, Pass, SmallWharfLoad, WharfLoad
@@ -242,7 +243,7 @@ class _PhaseWalk:
         so_far = self._gained(self.game)[p]
         if isinstance(made, Pass):
             self._pass(record, p, so_far)
-        elif p == self.state[0]:
+        elif p == self.state[DECIDER]:
             self._decide(record, p, made, so_far)
         elif p in self.tails:
             self._own(record, p, made, so_far)
@@ -290,7 +291,7 @@ class _PhaseWalk:
             return
         choices = len(self.phase.tail_options(key))
         tail = self.phase.tail(key)
-        if self.state[0] >= 0:
+        if self.state[DECIDER] >= 0:
             self._decided(record, p, PASS, so_far + tail.vp, so_far + tail.guaranteed, PASS, so_far + tail.vp, choices)
             return
         best = so_far + tail.vp

@@ -31,7 +31,7 @@ try:
 except ImportError:  # pragma: no cover (a plain install)
     i64 = int  # type: ignore[misc]
 
-__all__ = ["LOAD", "MOST_PLAYERS", "PACKED_BITS", "ROWS", "ROW_BITS", "SHIPS", "SMALL_WHARF", "VALUE_BITS", "WHARF", "Goods", "Move", "State", "T", "i64", "replaced", "row", "with_row"]
+__all__ = ["ACTIVE", "CAPTAIN_LOADED", "DECIDER", "LOAD", "MOST_PLAYERS", "PACKED_BITS", "ROWS", "ROW_0", "ROW_1", "ROW_2", "ROW_3", "ROW_4", "ROW_BITS", "SHIPS", "SMALL_WHARF", "SMALL_WHARF_USED", "VALUE_BITS", "WHARF", "WHARF_USED", "Goods", "Move", "State", "T", "i64", "replaced", "row", "with_row"]
 
 T = TypeVar("T")
 # The constants are Final: compiled, they are read as C values, not looked up by name at each move.
@@ -39,8 +39,19 @@ LOAD: Final = captain_rules.LOAD
 WHARF: Final = captain_rules.WHARF
 SMALL_WHARF: Final = captain_rules.SMALL_WHARF
 State = tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64]  # see the module
+# a state's slots, by name (compiled, `state[SHIPS]` is read at a constant offset, as `state[SHIPS]` would be)
+DECIDER: Final = 0  # the player to decide (-1: the phase is over)
+CAPTAIN_LOADED: Final = 1  # 1 once the captain has loaded (their privilege comes with their first load)
+WHARF_USED: Final = 2  # bit mask of the players who used their wharf
+SMALL_WHARF_USED: Final = 3  # bit mask of the players who used their small wharf
+ACTIVE: Final = 4  # bit mask of the players still in the state (the others dropped out, with their tails)
 SHIPS: Final = 5  # the cargo ships, packed
-ROWS: Final = 6  # where the players' rows start
+ROWS: Final = 6  # where the players' rows start: each player's barrels, by seat
+ROW_0: Final = 6
+ROW_1: Final = 7
+ROW_2: Final = 8
+ROW_3: Final = 9
+ROW_4: Final = 10
 MOST_PLAYERS: Final = 5  # the rows of a state (the rulesets' most players)
 PACKED_BITS: Final = 62  # the bits the packed ships, or a kind's column with its ship (`keys`), may take
 ROW_BITS: Final = 56  # the bits a row may take: with the player's seat and three flags (six bits), it is a table's key (`phase`)
@@ -51,30 +62,30 @@ def row(state: State, p: i64) -> i64:
     """Player `p`'s row: their barrels of every kind, packed. (A chain of tests, not an index:
     compiled, a state is a structure whose items are read by constant offsets.)"""
     if p == 0:
-        return state[6]
+        return state[ROW_0]
     if p == 1:
-        return state[7]
+        return state[ROW_1]
     if p == 2:
-        return state[8]
+        return state[ROW_2]
     if p == 3:
-        return state[9]
-    return state[10]
+        return state[ROW_3]
+    return state[ROW_4]
 
 
 def with_row(state: State, p: i64, value: i64) -> State:
     """`state` with player `p`'s row `value`."""
     return (
-        state[0],
-        state[1],
-        state[2],
-        state[3],
-        state[4],
-        state[5],
-        value if p == 0 else state[6],
-        value if p == 1 else state[7],
-        value if p == 2 else state[8],
-        value if p == 3 else state[9],
-        value if p == 4 else state[10],
+        state[DECIDER],
+        state[CAPTAIN_LOADED],
+        state[WHARF_USED],
+        state[SMALL_WHARF_USED],
+        state[ACTIVE],
+        state[SHIPS],
+        value if p == 0 else state[ROW_0],
+        value if p == 1 else state[ROW_1],
+        value if p == 2 else state[ROW_2],
+        value if p == 3 else state[ROW_3],
+        value if p == 4 else state[ROW_4],
     )
 
 

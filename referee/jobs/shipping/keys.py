@@ -30,7 +30,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from referee.jobs.shipping.compact import VALUE_BITS, State, i64
+from referee.jobs.shipping.compact import (
+    ACTIVE,
+    CAPTAIN_LOADED,
+    DECIDER,
+    ROW_0,
+    ROW_1,
+    ROW_2,
+    ROW_3,
+    ROW_4,
+    SMALL_WHARF_USED,
+    VALUE_BITS,
+    WHARF_USED,
+    State,
+    i64,
+)
 from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import DictTable, IntTable, Key
 
@@ -136,7 +150,7 @@ class Keys:
         # five live kinds at most (every standard ruleset), compiled: five integers sorted by
         # compare-and-swaps, no list made; else (the plain build) a list's sort, the interpreter's quickest
         flat = NO_COLUMNS if network else []
-        r0, r1, r2, r3, r4 = state[6], state[7], state[8], state[9], state[10]
+        r0, r1, r2, r3, r4 = state[ROW_0], state[ROW_1], state[ROW_2], state[ROW_3], state[ROW_4]
         a0, a1, a2, a3, a4 = self.at0, self.at1, self.at2, self.at3, self.at4
         low, width, top = self.low_bits, self.kind_width, self.top
         for kind in ships.live:
@@ -188,7 +202,7 @@ class Keys:
                     third |= wide << bits * (i - 2 * per_word)
         n = self.n
         # (Python's integers: the fourth word passes 64 bits where the keys are not native)
-        head = ((((int(state[0]) + 1) << 1 | int(state[1])) << n | int(state[2])) << n | int(state[3])) << n | int(state[4])
+        head = ((((int(state[DECIDER]) + 1) << 1 | int(state[CAPTAIN_LOADED])) << n | int(state[WHARF_USED])) << n | int(state[SMALL_WHARF_USED])) << n | int(state[ACTIVE])
         # the live kinds' count last: no two keys' columns are confused
         rest = ((head << self.aboard_bits | int(room.aboard)) << self.tokens_bits | tokens) << self.count_bits | int(count)
         return (first, second, third, rest, frozen), shift
@@ -198,7 +212,7 @@ class Keys:
         their shift, and the bits of a column that the tokens stand for (of the players whose
         barrels there are tokens)."""
         tokens = shift = 0
-        free: i64 = state[4] & ~(self.short_wharfs & ~state[2] | self.small_wharfs & ~state[3])
+        free: i64 = state[ACTIVE] & ~(self.short_wharfs & ~state[WHARF_USED] | self.small_wharfs & ~state[SMALL_WHARF_USED])
         if not free:
             return 0, 0, 0
         cleared: i64 = self._fields[free]
@@ -226,7 +240,7 @@ class Keys:
             self._frozen.put(held, found)
         frozen, markable = found >> self.n, found & (1 << self.n) - 1
         if self.storage and markable:
-            full = state[4] & self.bare & ~(self.wharfs & ~state[2] | self.small_wharfs & ~state[3]) & markable
+            full = state[ACTIVE] & self.bare & ~(self.wharfs & ~state[WHARF_USED] | self.small_wharfs & ~state[SMALL_WHARF_USED]) & markable
             if full:
                 return self._full(held, full)
         return frozen
@@ -237,7 +251,7 @@ class Keys:
         Python integer: compiled, made natively and given back as one at no cost, so that the
         dead kinds' columns packed together are Python's integers.)"""
         at, low = self.top - self.kind_width * k, self.low_bits
-        return (state[6] >> at & low) << self.at0 | (state[7] >> at & low) << self.at1 | (state[8] >> at & low) << self.at2 | (state[9] >> at & low) << self.at3 | (state[10] >> at & low) << self.at4
+        return (state[ROW_0] >> at & low) << self.at0 | (state[ROW_1] >> at & low) << self.at1 | (state[ROW_2] >> at & low) << self.at2 | (state[ROW_3] >> at & low) << self.at3 | (state[ROW_4] >> at & low) << self.at4
 
     def columns(self, state: State, kinds: tuple[int, ...]) -> int:
         """The columns of `kinds` in `state` in one integer (Python's: several may pass 64 bits):
@@ -245,7 +259,7 @@ class Keys:
         above a leading 1 (`_columns`: so above any column alone); no tuple to make and hash."""
         if len(kinds) == 1:
             return self.column(state, kinds[0])
-        r0, r1, r2, r3, r4 = state[6], state[7], state[8], state[9], state[10]
+        r0, r1, r2, r3, r4 = state[ROW_0], state[ROW_1], state[ROW_2], state[ROW_3], state[ROW_4]
         a0, a1, a2, a3, a4 = self.at0, self.at1, self.at2, self.at3, self.at4
         low, width, top, line = self.low_bits, self.kind_width, self.top, self.line
         out = 1

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from referee.documents.position import ShipRecord
+from referee.jobs.shipping.compact import DECIDER
 from referee.jobs.shipping.phase import CaptainPhase, Goods, State, Step, T, replaced
 from referee.jobs.shipping.values import quiet_search
 
@@ -127,7 +128,7 @@ def ends(phase: CaptainPhase) -> Iterator[End]:
         while layers:
             layer = layers.pop(max(layers))
             for state, prefixes in layer.items():
-                q = state[0]
+                q = state[DECIDER]
                 assert isinstance(q, int)
                 if q < 0:
                     yield from finish(state, prefixes)
@@ -152,7 +153,7 @@ def _first_line(phase: CaptainPhase, prefix: Prefix) -> tuple[State, list[Prefix
     """The end of the line of first moves, and its prefix."""
     state = phase.root
     while True:
-        q = state[0]
+        q = state[DECIDER]
         assert isinstance(q, int)
         if q < 0:
             return state, [prefix]

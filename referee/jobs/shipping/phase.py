@@ -41,14 +41,24 @@ from referee.engine.game import Game
 from referee.engine.phases.captain import Captain, load_move
 from referee.engine.state import CargoShip
 from referee.jobs.shipping.compact import (
+    ACTIVE,
+    CAPTAIN_LOADED,
+    DECIDER,
     LOAD,
     MOST_PLAYERS,
     PACKED_BITS,
+    ROW_0,
+    ROW_1,
+    ROW_2,
+    ROW_3,
+    ROW_4,
     ROW_BITS,
     ROWS,
     SHIPS,
     SMALL_WHARF,
+    SMALL_WHARF_USED,
     WHARF,
+    WHARF_USED,
     Goods,
     Move,
     State,
@@ -366,7 +376,7 @@ class CaptainPhase:
 
     def barrels(self, state: State) -> int:
         """The barrels the players in the state hold."""
-        return sum(self.unpacked(state[6] + state[7] + state[8] + state[9] + state[10]))
+        return sum(self.unpacked(state[ROW_0] + state[ROW_1] + state[ROW_2] + state[ROW_3] + state[ROW_4]))
 
     def _ship_field(self, ship: int, kind: int, barrels: int) -> int:
         """`barrels` on cargo ship `ship` with the kind index `kind` (-1: the ship keeps its
@@ -385,21 +395,21 @@ class CaptainPhase:
         room = self.room(state, ships, room_before)
         contested: i64 = room.contested_bits
         drops = NO_DROPS
-        active: i64 = state[4]
-        wharf_used: i64 = state[2]
-        small_used: i64 = state[3]
+        active: i64 = state[ACTIVE]
+        wharf_used: i64 = state[WHARF_USED]
+        small_used: i64 = state[SMALL_WHARF_USED]
         # everyone, or the mover alone (the same tuple of contested kinds: `Room` keeps each once); native, compiled
         start: i64 = 0
         stop: i64 = self.players
         if mover >= 0 and room.contested is before:
             start, stop = mover, mover + 1
         for p in range(start, stop):
-            held = state[6] if p == 0 else state[7] if p == 1 else state[8] if p == 2 else state[9] if p == 3 else state[10]  # (`row`, written out: a call costs the plain build more)
+            held = state[ROW_0] if p == 0 else state[ROW_1] if p == 1 else state[ROW_2] if p == 2 else state[ROW_3] if p == 3 else state[ROW_4]  # (`row`, written out: a call costs the plain build more)
             if active >> p & 1 and not held & contested:  # nothing anyone else feels: out (their barrels of a roomy kind gone, it stays roomy)
                 bit: i64 = 1 << p
                 # the tail's key, read once for each Room (its places are the Room's): by the
                 # player's barrels, packed, with their wharf, small wharf and privilege, and who
-                code = ((held << 1 | (1 if wharf_used & bit else 0)) << 1 | (1 if small_used & bit else 0)) << 1 | (1 if p == 0 and state[1] == 1 else 0)
+                code = ((held << 1 | (1 if wharf_used & bit else 0)) << 1 | (1 if small_used & bit else 0)) << 1 | (1 if p == 0 and state[CAPTAIN_LOADED] == 1 else 0)
                 code = code * self.players + p
                 number = room.tails.find(code)
                 if number < 0:
@@ -412,8 +422,8 @@ class CaptainPhase:
                 active &= ~bit
                 wharf_used &= ~bit
                 small_used &= ~bit
-        loaded = state[1] if active & 1 else 0
-        settled: State = (self._deciders[pointer << self.players | active], loaded, wharf_used, small_used, active, state[5], state[6], state[7], state[8], state[9], state[10])
+        loaded = state[CAPTAIN_LOADED] if active & 1 else 0
+        settled: State = (self._deciders[pointer << self.players | active], loaded, wharf_used, small_used, active, state[SHIPS], state[ROW_0], state[ROW_1], state[ROW_2], state[ROW_3], state[ROW_4])
         return settled, drops, room
 
     def _tail_id(self, room: Room, code: i64, state: State, p: i64) -> int:
@@ -428,7 +438,7 @@ class CaptainPhase:
         if number is None:
             bit = 1 << p
             number = numbers[code] = len(self.tail_keys)
-            self.tail_keys.append((p, self.unpacked(have), bool(state[2] & bit), bool(state[3] & bit), p == 0 and state[1] == 1, places))
+            self.tail_keys.append((p, self.unpacked(have), bool(state[WHARF_USED] & bit), bool(state[SMALL_WHARF_USED] & bit), p == 0 and state[CAPTAIN_LOADED] == 1, places))
         return number
 
     def room(self, state: State, ships: Cargo | None = None, before: Room | None = None) -> Room:
@@ -498,49 +508,49 @@ class CaptainPhase:
         `visitor`, in the listing's order (cargo loads by kind, in the ruleset's order of goods, and ship, then the wharf, then the
         small wharf), each with the state it leads to, settled: the one loop over a decider's
         moves."""
-        q: i64 = state[0]
+        q: i64 = state[DECIDER]
         assert q >= 0
         # the decider's row: what the tables of their moves are read by (their barrels by kind as
         # a tuple only where a table has no entry yet)
         have = row(state, q)
         after: i64 = self._turn_after[q]
         ships, contested = room.ships, room.contested
-        load_vp, load_doubloons = self._load_vp[q][q == 0 and not state[1]], self._load_doubloons[q]
+        load_vp, load_doubloons = self._load_vp[q][q == 0 and not state[CAPTAIN_LOADED]], self._load_doubloons[q]
         number = ships.load_numbers.find(have)
         loads = ships.known_loads[number] if number >= 0 else ships.loads(self.sizes, self.unpacked(have), have, self.kind_at, self._most_loaded)
-        captain: i64 = 1 if q == 0 else state[1]
+        captain: i64 = 1 if q == 0 else state[CAPTAIN_LOADED]
         for load in loads:
             loaded = ships.loaded[load.code] or self._after_load(ships, load)
             left = have - load.taken  # (the decider's row chosen written out: a call costs the plain build more)
             child = (
                 q,
                 captain,
-                state[2],
-                state[3],
-                state[4],
+                state[WHARF_USED],
+                state[SMALL_WHARF_USED],
+                state[ACTIVE],
                 loaded.packed,
-                left if q == 0 else state[6],
-                left if q == 1 else state[7],
-                left if q == 2 else state[8],
-                left if q == 3 else state[9],
-                left if q == 4 else state[10],
+                left if q == 0 else state[ROW_0],
+                left if q == 1 else state[ROW_1],
+                left if q == 2 else state[ROW_2],
+                left if q == 3 else state[ROW_3],
+                left if q == 4 else state[ROW_4],
             )
             settled, drops, taken = self.settle(child, after, q, contested, loaded)  # (a method called so, not a bound method kept: compiled, a direct call)
             visitor.move(load.move, load_vp[load.amount], load_doubloons, settled, drops, taken, True)
         bit: i64 = 1 << q
-        for private in self._private_moves(q, have, bool(state[2] & bit), bool(state[3] & bit), q == 0 and bool(state[1])):
+        for private in self._private_moves(q, have, bool(state[WHARF_USED] & bit), bool(state[SMALL_WHARF_USED] & bit), q == 0 and bool(state[CAPTAIN_LOADED])):
             child = (
                 q,
-                1 if q == 0 and private.captain else state[1],
-                state[2] | bit if private.wharf else state[2],
-                state[3] | bit if private.small_wharf else state[3],
-                state[4],
-                state[5],
-                state[6],
-                state[7],
-                state[8],
-                state[9],
-                state[10],
+                1 if q == 0 and private.captain else state[CAPTAIN_LOADED],
+                state[WHARF_USED] | bit if private.wharf else state[WHARF_USED],
+                state[SMALL_WHARF_USED] | bit if private.small_wharf else state[SMALL_WHARF_USED],
+                state[ACTIVE],
+                state[SHIPS],
+                state[ROW_0],
+                state[ROW_1],
+                state[ROW_2],
+                state[ROW_3],
+                state[ROW_4],
             )
             settled, drops, taken = self.settle(with_row(child, q, have - private.taken), after, q, contested, ships, room)
             visitor.move(private.move, private.vp, private.money, settled, drops, taken, False)
@@ -589,7 +599,7 @@ class CaptainPhase:
         on a ship with room for theirs besides: see the module)."""
         if not ships.placed or not self._roomy_matters:
             return 0
-        total: i64 = state[6] + state[7] + state[8] + state[9] + state[10]  # every kind's barrels, over the players (no field overflows)
+        total: i64 = state[ROW_0] + state[ROW_1] + state[ROW_2] + state[ROW_3] + state[ROW_4]  # every kind's barrels, over the players (no field overflows)
         low: i64 = self.low
         mask: i64 = 0
         for bit, at, room in ships.rooms:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from referee.documents.position import Position
 from referee.engine.captain_rules import clockwise, turn_after, turns_away
+from referee.jobs.shipping.compact import DECIDER
 from referee.jobs.shipping.outcomes import Outcome, ends, outcome
 from referee.jobs.shipping.phase import ALL, LOAD, PLAIN, CaptainPhase, Goods, Move, Reductions, TailKey
 from referee.jobs.shipping.tails import must_load
@@ -144,7 +145,7 @@ class _ExpectedPlay:
         self.loaded = [0] * phase.ships  # barrels the tails loaded on each cargo ship
         state = phase.root
         while True:
-            decider = state[0]
+            decider = state[DECIDER]
             assert isinstance(decider, int)
             self._tails(decider)
             if decider < 0:

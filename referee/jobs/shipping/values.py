@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final
 
-from referee.jobs.shipping.compact import VALUE_BITS, Move, i64
+from referee.jobs.shipping.compact import DECIDER, VALUE_BITS, Move, i64
 from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import Blocks, DictMemo, Memo
 from referee.jobs.shipping.phase import CaptainPhase, Drops, Key, Room, Shift, State, Step, Visitor
@@ -83,7 +83,7 @@ class Valuation:
     def value(self, state: State, room: Room, key: Key, shift: Shift) -> Blocks:
         """The values of `state` (what its ships take: `room`), whose memo key and shift are
         `key` and `shift` (see the module; the shift is a block already: `keys` packs it so)."""
-        if state[0] == -1:
+        if state[DECIDER] == -1:
             return NOTHING
         memo = self.memo
         entry = memo.find(key)
@@ -92,7 +92,7 @@ class Valuation:
             if not shift:
                 return hit
             return hit[0] + shift, hit[1] + shift, hit[2], hit[3] + shift
-        decider: int = state[0]
+        decider: int = state[DECIDER]
         decision = Decision(self, decider, room.ships.dead_mask, key[4])
         self.phase.visit(state, room, decision)
         result = decision.values()
@@ -157,7 +157,7 @@ class Valuation:
     def choose(self, state: State) -> tuple[list[Step], list[Values], int]:
         """The decider's moves at `state`, the values of each (as read off), and the index of
         the expected one (the first of those the expected play cannot tell apart, in the listing's order)."""
-        decider = state[0]
+        decider = state[DECIDER]
         assert decider >= 0
         steps = self.phase.steps(state)
         values = [self.after(step, decider) for step in steps]
