@@ -1,7 +1,7 @@
 """The calculator's compact words: a state, a player's barrels, a move, as small integers.
 
 A state is a tuple of eleven native integers (compiled: a structure passed by value, no Python
-object made for a move; never changed once made):
+object made for a move; never changed once made), its slots read by name (`state[DECIDER]`, below):
 `(decider, captain_loaded, wharf_used, small_wharf_used, active, ships, row_0, ..., row_4)`: the
 decider (-1: the phase is over), whether the captain has loaded (their privilege comes with
 their first load), bit masks of the players who used their wharf or small wharf and of those
