@@ -56,6 +56,7 @@ class MoveAwaited:
 
     phase: Phase
     players: tuple[int, ...]
+    listed: tuple[tuple[int, AnyMove], ...] | None = None  # every move of `players`, where the phase listed them to find `players` (a captain's)
     kind: ClassVar[str] = "move"
 
     @property
@@ -65,7 +66,10 @@ class MoveAwaited:
 
     def moves(self, p: int | None = None) -> Iterator[AnyMove]:
         """The legal moves of `p` (by default `player`), one by one, in log notation order."""
-        return self.phase.moves_for(self.player if p is None else p)
+        player = self.player if p is None else p
+        if self.listed is not None:
+            return (move for q, move in self.listed if q == player)
+        return self.phase.moves_for(player)
 
     def count(self, p: int | None = None) -> int:
         """How many legal moves `p` (by default `player`) has, counted without keeping them."""
@@ -73,7 +77,9 @@ class MoveAwaited:
 
     def every_move(self) -> Iterator[tuple[int, AnyMove]]:
         """Every legal move of every player in `players`, (player, move), in turn order."""
-        return self.phase.awaited_moves(self.players)
+        if self.listed is not None:
+            return iter(self.listed)
+        return ((p, move) for p in self.players for move in self.phase.moves_for(p))
 
 
 @dataclass(frozen=True, slots=True)

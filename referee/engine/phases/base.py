@@ -120,10 +120,6 @@ class Phase:
         """How many legal moves `p` has now (`moves_for`), counted."""
         return sum(1 for _ in self.moves_for(p))
 
-    def awaited_moves(self, players: tuple[int, ...]) -> Iterator[tuple[int, AnyMove]]:
-        """Every legal move of each of `players`, (player, move), in turn order."""
-        return ((p, move) for p in players for move in self.moves_for(p))
-
     def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
         """What the phase waits for now (`Game.awaiting`), its closing decisions written so far
         being `reveal` and `keep` (applied when it finishes): by default nobody's decision, the
@@ -261,14 +257,7 @@ class TurnPhase(Phase):
 
     def reachable_players(self) -> tuple[int, ...]:
         """The players the turn can still reach, everyone before them passing (`reachable`)."""
-        players: list[int] = []
-        for p in self.order[self.pos :]:
-            if p in players:
-                continue
-            players.append(p)
-            if not self.may_pass(p):
-                break
-        return tuple(players)
+        return tuple(p for p in dict.fromkeys(self.order[self.pos :]) if self.reachable(p))
 
     def move_awaited(self, players: tuple[int, ...]) -> MoveAwaited:
         """The answer for a move of one of `players` (a mayor's is an arrangement)."""

@@ -290,9 +290,6 @@ class Captain(Phase):
     def moves_for(self, p: int) -> Iterator[AnyMove]:
         return (move for q, move in self.legal_moves(passes=True) if q == p)
 
-    def awaited_moves(self, players: tuple[int, ...]) -> Iterator[tuple[int, AnyMove]]:
-        return ((p, move) for p, move in self.legal_moves(passes=True) if p in players)
-
     def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
         """While someone may move (`legal_moves`): a move of the players whose turn comes no
         later than the next loader's, clockwise from the turn pointer (the first is the one whose
@@ -300,9 +297,9 @@ class Captain(Phase):
         the captain chooses what stays (`keep` holds the choices already made: keeping fewer than
         the rules allow is legal, so whoever holds barrels decides); then the end."""
         if not keep:  # storage written: the loading is over
-            players = tuple(dict.fromkeys(p for p, _ in self.legal_moves(passes=True)))
-            if players:
-                return MoveAwaited(self, players)
+            listed = tuple(self.legal_moves(passes=True))  # listed once: the players are read from it, and their moves
+            if listed:
+                return MoveAwaited(self, tuple(dict.fromkeys(p for p, _ in listed)), listed)
         for p in self.order:
             if (keep is None or p not in keep) and self.board(p).barrels():
                 return KeepAwaited(self, p)
