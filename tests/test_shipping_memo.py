@@ -16,7 +16,7 @@ import pytest
 from referee.diagnostics import InputError
 from referee.documents.position import read_position
 from referee.jobs.shipping import build
-from referee.jobs.shipping.keys import new_table
+from referee.jobs.shipping.keys import _placed, new_table, placed
 from referee.jobs.shipping.memo import DictMemo, DictTable, IntTable, Memo
 from referee.jobs.shipping.memo_native import CHUNK_ENTRIES, TABLE_SLOTS, NativeMemo, NativeTable
 from referee.jobs.shipping.phase import CaptainPhase
@@ -118,6 +118,22 @@ def test_keys_sorted_either_way_and_packed_one_column_a_word_give_the_same_answe
     assert type(narrow.memo) is DictMemo
     assert narrow.states == usual.states > 1_000
     assert narrow.root_values() == usual.root_values()
+
+
+def test_a_keys_columns_are_packed_alike_in_native_words_and_in_pythons_integers() -> None:
+    """The compiled build packs a network's five columns in native words (`_placed`), every
+    other key in Python's integers (`placed`): the words are the same wherever both can."""
+    rng = random.Random(41)
+    for _ in range(2_000):
+        count, bits = rng.randint(0, 5), rng.randint(1, 20)
+        per_word = rng.randint(1, 5)
+        if bits * max(per_word, count - 2 * per_word) > 62:
+            continue
+        columns = sorted(rng.randrange(1 << bits) for _ in range(count))
+        padded = [*columns, *[0] * (5 - count)]
+        assert _placed(*padded, count, bits, per_word) == placed(columns, bits, per_word), (columns, bits, per_word)
+    assert placed([1, 2, 3], 4, 1) == (1, 2, 3 << 0)  # one a word
+    assert placed([1, 2, 3], 4, 2) == (1 | 2 << 4, 3, 0)
 
 
 def test_without_librt_the_compiled_search_answers_from_a_dictionary(tmp_path: Path) -> None:

@@ -117,43 +117,50 @@ class Keys:
     def key(self, state: State, room: Room, dead: int = -1) -> tuple[Key, Shift]:
         """The key of `state` (what its cargo ships take, with its roomy kinds: `room`) and its
         shift (0: nothing); `dead`, where known (not -1), the number of its dead barrels (the
-        key's fifth integer: the valuation knows it after a load that left them as they were).
+        valuation knows it after a load that left them as they were).
 
-        The key, five integers (`memo`): each live kind as its column (every player's barrels of
-        it) with its ship above it (plus two: 0 if roomy, 1 if on none), sorted, packed in the
-        first three; then, packed in the fourth, the state's head, the barrels on each ship (each
-        plus one; 0: roomy; a full ship's kind is dead), how many roomy kinds each player who
-        ships them all holds (0: none) and how many kinds are live; and the number
-        (`_number`) of each player's barrels of the dead kinds, sorted (or what storage makes
-        of them)."""
-        ships = room.ships
-        roomy: i64 = room.roomy
+        Five integers (`memo`), made by the steps below in turn:
+        1. `_tokens` (`Reductions.tokens`): the roomy barrels certain to be loaded, as tokens
+           in the key and VP in the shift, and the bits of the columns they stand for;
+        2. `_dead` (`Reductions.storage` within): each player's barrels of the dead kinds,
+           sorted, numbered: the fifth integer;
+        3. `_live`: each live kind as its column (every player's barrels of it, less the
+           tokens' bits) with its ship above it (plus two: 0 if roomy, 1 if on none), sorted,
+           packed in the first three (`placed`);
+        4. `_head`: the state's head, the barrels on each ship (each plus one; 0: roomy; a full
+           ship's kind is dead), the tokens and how many kinds are live: the fourth."""
         tokens: int = 0
         shift: int = 0
         cleared: i64 = 0  # the bits of a column that tokens stand for
-        if roomy and self.tokens:
+        if room.roomy and self.tokens:
             tokens, shift, cleared = self._tokens(state, room)  # (a call's tuple: unpacked natively, compiled; a conditional's would not be)
         frozen: int = dead
         if dead < 0:
-            frozen = self._dead(state, ships.dead) if ships.dead else 0
-        # the live kinds' columns, each with its ship above it: native integers, compiled
+            frozen = self._dead(state, room.ships.dead) if room.ships.dead else 0
+        first, second, third, count = self._live(state, room, tokens, cleared)
+        return (first, second, third, self._head(state, room, tokens, count), frozen), shift
+
+    def _live(self, state: State, room: Room, tokens: int, cleared: i64) -> tuple[int, int, int, i64]:
+        """The live kinds' columns (see `key`), sorted and packed in three words (`placed`),
+        and how many there are. Five live kinds at most (every standard ruleset), compiled:
+        five native integers sorted by compare-and-swaps, no list made; else (the plain build)
+        a list's sort, the interpreter's quickest."""
+        network = len(room.ships.live) <= NETWORK and self.network
+        roomy: i64 = room.roomy
         line: i64 = self.line
         places: i64 = room.places
         place_bits, place_mask = self.place_bits, self.place_mask
-        network = len(ships.live) <= NETWORK and self.network
         count: i64 = 0
         c0: i64 = ABSENT
         c1: i64 = ABSENT
         c2: i64 = ABSENT
         c3: i64 = ABSENT
         c4: i64 = ABSENT
-        # five live kinds at most (every standard ruleset), compiled: five integers sorted by
-        # compare-and-swaps, no list made; else (the plain build) a list's sort, the interpreter's quickest
         flat = NO_COLUMNS if network else []
         r0, r1, r2, r3, r4 = state[ROW_0], state[ROW_1], state[ROW_2], state[ROW_3], state[ROW_4]
         a0, a1, a2, a3, a4 = self.at0, self.at1, self.at2, self.at3, self.at4
         low, width, top = self.low_bits, self.kind_width, self.top
-        for kind in ships.live:
+        for kind in room.ships.live:
             at: i64 = top - width * kind  # where the kind lies in a row: the first highest, each next `width` below
             # (`column`'s, written out: a call for each kind costs the plain build more than the rest of the loop)
             column = (r0 >> at & low) << a0 | (r1 >> at & low) << a1 | (r2 >> at & low) << a2 | (r3 >> at & low) << a3 | (r4 >> at & low) << a4
@@ -173,39 +180,34 @@ class Keys:
             else:
                 c4 = column
             count += 1
-        if network:
-            # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
-            c0, c1 = _ordered(c0, c1)
-            c3, c4 = _ordered(c3, c4)
-            c2, c4 = _ordered(c2, c4)
-            c2, c3 = _ordered(c2, c3)
-            c1, c4 = _ordered(c1, c4)
-            c0, c3 = _ordered(c0, c3)
-            c0, c2 = _ordered(c0, c2)
-            c1, c3 = _ordered(c1, c3)
-            c1, c2 = _ordered(c1, c2)
-        else:
+        if not network:
             flat.sort()
-        # the sorted columns placed: `per_word` in the first word, as many in the second, all the rest in the third
-        first = second = third = 0
-        if network and self.native:  # (a network's words always fit, unless a test packs them wider)
-            first, second, third = _placed(c0, c1, c2, c3, c4, count, self.column_bits, self.per_word)
-        else:  # (`_placed`'s placement in Python's integers: here the words may pass 64 bits)
-            bits, per_word = self.column_bits, self.per_word
-            for i in range(int(count)):  # (Python's integers throughout: `i` native would make every shift here native)
-                wide = int(flat[i] if not network else c0 if i == 0 else c1 if i == 1 else c2 if i == 2 else c3 if i == 3 else c4)
-                if i < per_word:
-                    first |= wide << bits * i
-                elif i < 2 * per_word:
-                    second |= wide << bits * (i - per_word)
-                else:
-                    third |= wide << bits * (i - 2 * per_word)
+            first, second, third = placed(flat, self.column_bits, self.per_word)
+            return first, second, third, count
+        # a sorting network of nine comparators (Knuth, TAOCP 5.3.4): every order of five comes out ascending
+        c0, c1 = _ordered(c0, c1)
+        c3, c4 = _ordered(c3, c4)
+        c2, c4 = _ordered(c2, c4)
+        c2, c3 = _ordered(c2, c3)
+        c1, c4 = _ordered(c1, c4)
+        c0, c3 = _ordered(c0, c3)
+        c0, c2 = _ordered(c0, c2)
+        c1, c3 = _ordered(c1, c3)
+        c1, c2 = _ordered(c1, c2)
+        if not self.native:  # (a network's words always fit, unless a test packs them wider)
+            first, second, third = placed([c0, c1, c2, c3, c4][:count], self.column_bits, self.per_word)
+            return first, second, third, count
+        native_first, native_second, native_third = _placed(c0, c1, c2, c3, c4, count, self.column_bits, self.per_word)
+        return native_first, native_second, native_third, count
+
+    def _head(self, state: State, room: Room, tokens: int, count: i64) -> int:
+        """The key's fourth word (see `key`): the state's head (the decider, whether the captain
+        has loaded, the wharfs and small wharfs used, the active players), the barrels on each
+        ship, the tokens, and the live kinds' count last (so that no two keys' columns are
+        confused). Python's integers: the word passes 64 bits where the keys are not native."""
         n = self.n
-        # (Python's integers: the fourth word passes 64 bits where the keys are not native)
         head = ((((int(state[DECIDER]) + 1) << 1 | int(state[CAPTAIN_LOADED])) << n | int(state[WHARF_USED])) << n | int(state[SMALL_WHARF_USED])) << n | int(state[ACTIVE])
-        # the live kinds' count last: no two keys' columns are confused
-        rest = ((head << self.aboard_bits | int(room.aboard)) << self.tokens_bits | tokens) << self.count_bits | int(count)
-        return (first, second, third, rest, frozen), shift
+        return ((head << self.aboard_bits | int(room.aboard)) << self.tokens_bits | tokens) << self.count_bits | int(count)
 
     def _tokens(self, state: State, room: Room) -> tuple[int, int, i64]:
         """The tokens of `state`'s roomy kinds on a ship (`Reductions.tokens`, see the module),
@@ -352,10 +354,24 @@ def _ordered(low: i64, high: i64) -> tuple[i64, i64]:
     return (high, low) if low > high else (low, high)
 
 
+def placed(columns: list[int], bits: int, per_word: int) -> tuple[int, int, int]:
+    """Sorted columns packed in a key's three words (`Keys.key`): `per_word` in the first, as
+    many in the second, all the rest in the third, `bits` a column, the first lowest."""
+    first = second = third = 0
+    for i, column in enumerate(columns):
+        if i < per_word:
+            first |= column << bits * i
+        elif i < 2 * per_word:
+            second |= column << bits * (i - per_word)
+        else:
+            third |= column << bits * (i - 2 * per_word)
+    return first, second, third
+
+
 def _placed(c0: i64, c1: i64, c2: i64, c3: i64, c4: i64, count: i64, bits: i64, per_word: i64) -> tuple[i64, i64, i64]:
-    """The first `count` of five sorted columns placed as `Keys.key` places them (`per_word` a
-    word), where every word is known to fit in 64 bits (`Keys.native`): the same placement in
-    native integers, compiled, no check of size at each operation."""
+    """`placed` of the first `count` of five sorted columns, where every word is known to fit
+    in 64 bits (`Keys.native`): the same placement in native integers, compiled, no check of
+    size at each operation (tests/test_shipping_memo.py holds the two equal)."""
     first: i64 = 0
     second: i64 = 0
     third: i64 = 0
