@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.documents.log import read_log  # noqa: E402
+from referee.ground.wording import json_text  # noqa: E402
 from referee.jobs.check import check_log  # noqa: E402
 from referee.jobs.decisions import next_decision  # noqa: E402
 from referee.render.decision import next_object  # noqa: E402
-from referee.wording import json_text  # noqa: E402
 from tests.test_next import prefix_text, steps  # noqa: E402
 
 MOVES = 200

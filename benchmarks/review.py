@@ -22,12 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from referee.ground.wording import json_text  # noqa: E402
 from referee.jobs.play import play, to_log  # noqa: E402
 from referee.jobs.review import review_log  # noqa: E402
 from referee.jobs.shipping import build  # noqa: E402
 from referee.render.review import review_object  # noqa: E402
 from referee.rulesets.load import load_ruleset  # noqa: E402
-from referee.wording import json_text  # noqa: E402
 
 
 def games(random_seeds: int) -> list[tuple[str, str]]:

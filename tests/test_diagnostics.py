@@ -51,6 +51,6 @@ def test_a_role_error_names_the_roles_still_open_once():
 
 
 def test_plurals_of_the_rulesets_words():
-    from referee.wording import plural
+    from referee.ground.wording import plural
 
     assert [plural(w) for w in ("quarry", "forest", "day", "box", "estate", "coin")] == ["quarries", "forests", "days", "boxes", "estates", "coins"]

@@ -1,4 +1,4 @@
-"""The frozen values whose methods are written once (`referee.moves.frozen`) instead of generated
+"""The frozen values whose methods are written once (`referee.ground.frozen`) instead of generated
 by `dataclass` at every start (issue 30: about 3.5 million instructions a class, paid by every
 command): the moves, a shipping position's records, `referee ship`'s request. Each behaves as
 the frozen, slotted dataclass it stands for: the same fields, `__init__`, repr, equality,
@@ -19,8 +19,8 @@ import pytest
 from referee.commands.ship import ShipRequest
 from referee.diagnostics import Location
 from referee.documents.position import PlayerRecord, ShipRecord, read_position
+from referee.ground.frozen import Frozen
 from referee.moves.clauses import SAN_JUAN, Arrange, Build, Extra, Keep, Load, Move, Pass, Sell, Settle, SmallWharfLoad, WharfLoad, move_adapter
-from referee.moves.frozen import Frozen
 from referee.rulesets.rules import Rules
 from tests.conftest import ROOT
 
@@ -176,7 +176,7 @@ def test_pydantic_makes_the_same_moves_with_their_defaults() -> None:
 
 
 def test_a_class_with_fields_writes_its_init() -> None:
-    from referee.moves.frozen import frozen
+    from referee.ground.frozen import frozen
 
     with pytest.raises(TypeError, match="writes its own __init__"):
 

@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # from the top; each a folder (or
     ("moves", ("referee.moves",)),
     ("rulesets", ("referee.rulesets",)),
     ("located", ("referee.located",)),
-    ("ground", ("referee.diagnostics", "referee.wording", "referee.resources", "referee.version")),
+    ("ground", ("referee.ground", "referee.diagnostics", "referee.version")),  # helpers of no layer; the errors; the version
 ]
 
 
@@ -110,7 +110,7 @@ def test_an_import_running_up_is_named(module: str, target: str, message: str):
 
 
 def test_an_import_down_or_within_a_layer_passes():
-    assert upward_imports({"referee.commands.cli": [("referee.wording", 1)], "referee.jobs.check": [("referee.documents.sheet", 2)], "referee.engine.legal": [("referee.moves.clauses", 3)]}) == []
+    assert upward_imports({"referee.commands.cli": [("referee.ground.wording", 1)], "referee.jobs.check": [("referee.documents.sheet", 2)], "referee.engine.legal": [("referee.moves.clauses", 3)]}) == []
 
 
 def test_the_import_reader_sees_function_level_and_relative_imports(tmp_path: Path):
@@ -180,3 +180,11 @@ def test_a_circle_is_found():
 def test_the_package_root_holds_at_most_six_modules():
     root = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert len(root) <= 6, root
+
+
+def test_the_grounds_helpers_import_nothing_of_referees_but_one_another():
+    """`referee/ground/` holds helpers of no layer (wording, frozen values, the collector's
+    pause, the bundled data's place): every layer may import them, so they import no layer."""
+    ground = {module: imports_of(path, module) for module, path in modules() if module.startswith("referee.ground")}
+    assert len(ground) >= 5
+    assert {module: [target for target, _ in imported if not target.startswith("referee.ground")] for module, imported in ground.items()} == {module: [] for module in ground}

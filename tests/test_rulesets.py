@@ -111,7 +111,7 @@ def test_a_log_can_name_a_ruleset_file(tmp_path):
 def test_a_bundled_ruleset_name_is_case_insensitive_like_every_name(written):
     """docs/formats/README.md#names: names match case-insensitively, space, '-' and '_' alike; a
     ruleset's name too (issue 15: `ruleset: Base` was refused)."""
-    from referee.wording import normalize
+    from referee.ground.wording import normalize
 
     assert load_ruleset(written).id == normalize(written).replace(" ", "-")
 

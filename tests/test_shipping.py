@@ -331,9 +331,9 @@ def test_all_lists_every_outcome_and_limit_cuts_it():
     """,
 ])
 def test_the_outcome_list_writes_each_outcome_as_its_json_would(text):
+    from referee.ground.wording import json_text
     from referee.jobs.shipping import lighthouse
     from referee.render.shipping import OutcomeTexts, outcome_json
-    from referee.wording import json_text
 
     pos = position(text)
     names, doubloons = [p.name for p in pos.players], lighthouse(pos)

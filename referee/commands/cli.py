@@ -20,7 +20,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from referee.wording import listing, printable
+from referee.ground.wording import listing, printable
 
 SEARCH_QUIET = 0.5  # seconds of a shipping search before its status line shows on a terminal
 
@@ -361,8 +361,8 @@ def rules(
     override: Annotated[str | None, typer.Option("--ruleset", "-r", help="The ruleset to show (instead of RULESET).")] = None,
 ) -> None:
     """The ruleset's buildings and numbers as readable tables."""
+    from referee.ground.wording import normalize
     from referee.render.rules import rules_json, rules_text
-    from referee.wording import normalize
 
     if override is not None and ruleset is not None and normalize(override) != normalize(ruleset):
         print(printable(f"{ruleset}: error[usage.ruleset]: two rulesets given, {ruleset} and --ruleset {override}: give one"))
@@ -704,10 +704,10 @@ def next_(
     """
     from referee.diagnostics import internal_error
     from referee.documents.inputs import read_input
+    from referee.ground.wording import json_text
     from referee.jobs.check import LogReport
     from referee.jobs.decisions import NextReport, next_decision
     from referee.render.decision import next_object, next_text
-    from referee.wording import json_text
 
     item = read_input(file)
     try:
@@ -744,10 +744,10 @@ def review(
     """
     from referee.diagnostics import internal_error
     from referee.documents.inputs import read_input
+    from referee.ground.wording import json_text
     from referee.jobs.check import LogReport
     from referee.jobs.review import Review, review_log
     from referee.render.review import review_object, review_text
-    from referee.wording import json_text
 
     item = read_input(file)
     try:
@@ -786,10 +786,10 @@ def export(
 
     from referee.commands.tables import export_answer
     from referee.documents.inputs import read_input
+    from referee.ground.wording import json_text
     from referee.jobs.check import check_log
     from referee.located.tree import read_yaml
     from referee.render.report import diagnostic_line
-    from referee.wording import json_text
 
     item = read_input(file)
     if item.data is None:

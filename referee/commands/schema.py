@@ -46,7 +46,7 @@ def _model(kind: str) -> type[BaseModel]:
 
 def committed(kind: str) -> str:
     """The committed JSON Schema of one document kind, as its file holds it (indented JSON)."""
-    from referee.resources import data_dir
+    from referee.ground.resources import data_dir
 
     if kind not in KINDS:
         raise KeyError(kind)
@@ -93,7 +93,7 @@ def write_all(directory: Path) -> list[Path]:
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command
-    from referee.resources import data_dir
+    from referee.ground.resources import data_dir
 
     for p in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else data_dir("schemas")):
         print(p)

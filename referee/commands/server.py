@@ -75,9 +75,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.commands.tables import SEATS_MAX, TableRefused, Tables, read_body, store_failure
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+from referee.ground.wording import json_text
 from referee.jobs.table_store import Change, StoreError
 from referee.located.tree import MAX_BYTES
-from referee.wording import json_text
 
 SHIP_SECONDS = 20.0  # a calculator request's time limit
 READ_SECONDS = 20.0  # a request (headers and body) read whole within this, or the connection is closed: a slow client cannot hold a connection

@@ -13,9 +13,9 @@ from typing import Any
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
 from referee.documents.inputs import Input
 from referee.documents.position import Position, read_position
+from referee.ground.frozen import Frozen, frozen, set_field
+from referee.ground.wording import json_text, normalize, printable
 from referee.jobs.shipping.outcomes import Outcome
-from referee.moves.frozen import Frozen, frozen, set_field
-from referee.wording import json_text, normalize, printable
 
 
 @frozen()  # a frozen dataclass with `Frozen`'s methods, not compiled by `dataclass` at every start
@@ -133,7 +133,7 @@ def _with_outcomes(file: str, position: Position, outcomes: Iterator[Outcome], a
 
 
 def _unknown_player(position: Position, name: str) -> Diagnostic:
-    from referee.wording import did_you_mean
+    from referee.ground.wording import did_you_mean
 
     names = [p.name for p in position.players]
     hint = did_you_mean(name, {normalize(n): n for n in names}) or " (players: " + ", ".join(names) + ")"

@@ -21,9 +21,9 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
+from referee.ground.wording import json_text, printable
 from referee.jobs.scoring import Score
 from referee.jobs.table_store import Change, Conflict, SeatHeld, Step, StoreError, Table, TableStore, Unknown, with_step
-from referee.wording import json_text, printable
 
 Answer = tuple[HTTPStatus, dict[str, Any]]
 NEXT_KEPT = 64  # tables whose next decision is kept in memory, the last only (answered to every screen after a change)

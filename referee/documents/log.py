@@ -12,6 +12,8 @@ from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
+from referee.ground.collector import collection_paused
+from referee.ground.wording import did_you_mean, normalize
 from referee.located.tree import (
     LONGEST_KEY,
     MAX_BYTES,
@@ -19,7 +21,6 @@ from referee.located.tree import (
     Beyond,
     YNode,
     _plain,
-    collection_paused,
     decode,
     flow_entries,
     flow_words,
@@ -29,7 +30,6 @@ from referee.located.tree import (
 from referee.moves.clauses import AnyMove, Keep, MoveError, parse_keep, read_written
 from referee.rulesets.load import load_ruleset, ruleset_of, supply_ruleset
 from referee.rulesets.rules import GOOD, ROLE, Rules, UnknownName
-from referee.wording import did_you_mean, normalize
 
 MAX_ERRORS = 50
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from referee.wording import normalize
+from referee.ground.wording import normalize
 
 if TYPE_CHECKING:
     from referee.located.layout import Outline

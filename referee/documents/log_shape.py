@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from referee.diagnostics import READ_ERROR, Diagnostic
 from referee.documents.log_outline import PHASE_KEYS
+from referee.ground.wording import normalize
 from referee.located.tree import YNode
-from referee.wording import normalize
 
 RULE = "log.schema"
 

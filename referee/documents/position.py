@@ -15,11 +15,11 @@ from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.names_list import names_in
+from referee.ground.frozen import Frozen, frozen, set_field
+from referee.ground.wording import normalize
 from referee.located.tree import YNode, read_yaml
-from referee.moves.frozen import Frozen, frozen, set_field
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, Rules, UnknownName
-from referee.wording import normalize
 
 _CONTENTS = re.compile(r"^\s*(?P<good>.*?\S)\s+(?P<count>[0-9]{1,9})\s*$")  # ASCII digits, and few: `int()` of thousands fails
 MAX_BARRELS = 999  # the schema's bound on a player's barrels of a kind (position_model.py)
@@ -27,7 +27,7 @@ TOP_KEYS = {"ruleset", "ships", "vp_left", "players"}
 PLAYER_KEYS = {"name", "goods", "buildings"}
 
 
-# The records are frozen dataclasses with `Frozen`'s methods (referee.moves.frozen): written once,
+# The records are frozen dataclasses with `Frozen`'s methods (referee.ground.frozen): written once,
 # not compiled by `dataclass` at every start of `referee ship`.
 
 

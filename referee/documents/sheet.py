@@ -14,11 +14,11 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in
 from referee.documents.names_list import names_in
 from referee.engine.selection import selection_problems
 from referee.engine.state import Board
+from referee.ground.wording import count as counted
+from referee.ground.wording import normalize
 from referee.located.tree import YNode, read_yaml
 from referee.rulesets.load import ruleset_of, supply_ruleset
 from referee.rulesets.rules import BUILDING, GOOD, QUARRY, Rules, UnknownName
-from referee.wording import count as counted
-from referee.wording import normalize
 
 if TYPE_CHECKING:
     from referee.documents.sheet_model import ScoreSheetModel

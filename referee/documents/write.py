@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from referee.ground.wording import json_text
 from referee.moves.clauses import AnyMove, Keep
 from referee.rulesets.rules import Rules
-from referee.wording import json_text
 
 if TYPE_CHECKING:
     from referee.documents.log import GameRecord

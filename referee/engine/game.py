@@ -18,9 +18,9 @@ from referee.engine.awaiting import Awaiting, RoleAwaited
 from referee.engine.phases import PHASES, Phase
 from referee.engine.selection import SelectionProblem, selection_problems
 from referee.engine.state import CITY, COLONISTS, VP, Board, CargoShip, RoleCard, tally
+from referee.ground.wording import count, listing
 from referee.moves.clauses import AnyMove, Keep, Pass
 from referee.rulesets.rules import Rules
-from referee.wording import count, listing
 
 if TYPE_CHECKING:
     from referee.rulesets.effects import EffectId

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from referee.ground.wording import listing
 from referee.rulesets.rules import Rules
-from referee.wording import listing
 
 
 @dataclass(frozen=True, slots=True)

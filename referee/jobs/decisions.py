@@ -39,11 +39,11 @@ from referee.engine.game import Game
 from referee.engine.phases import PHASES
 from referee.engine.phases.captain import Captain
 from referee.engine.state import Board
+from referee.ground.wording import count
 from referee.jobs.check import LogReport, check_record
 from referee.jobs.replays import Watch, replay
 from referee.jobs.scoring import score
 from referee.moves.clauses import AnyMove, Arrange, MoveError, Pass, place
-from referee.wording import count
 
 Listed = TypeVar("Listed")
 

@@ -17,7 +17,7 @@ from referee.engine.game import Game
 from referee.engine.phases.base import PASS
 from referee.engine.phases.captain import Captain
 from referee.engine.phases.mayor import random_arrangement
-from referee.located.tree import collection_paused
+from referee.ground.collector import collection_paused
 from referee.moves.clauses import AnyMove, Keep
 from referee.rulesets.rules import Rules
 

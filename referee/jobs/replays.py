@@ -16,7 +16,7 @@ from referee.diagnostics import Diagnostic, Missing, RuleViolation
 from referee.documents.log import GameRecord, MoveRecord, PhaseRecord
 from referee.engine import legal
 from referee.engine.game import Game
-from referee.wording import listing
+from referee.ground.wording import listing
 
 
 @dataclass(slots=True)

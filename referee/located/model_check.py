@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.ground.wording import did_you_mean, listing
 from referee.located.tree import YNode
-from referee.wording import did_you_mean, listing
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -10,12 +10,10 @@ can explode), no custom tags, no duplicate keys, a nesting cap.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -620,27 +618,6 @@ class _QuickReader:
         if len(text) > MAX_DIGITS and text.isdigit():
             raise Beyond  # the parser's error: a number too long
         return YNode(_plain(text), text, self.file, line, column)
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's collector of reference cycles paused while a document is read and its tree is
-    alive (and while the shipping calculator searches: many objects, no cycles).
-
-    The collector runs after every 700 new containers. A log's tree is a few thousand, alive until
-    the log is read, so a collection during reading walks it and moves it to an older generation,
-    whose collections walk every object of the process (rulesets, memos of move texts): a fifth of
-    the cost of reading a log in a batch. Reading makes no cycles, so nothing waits for the
-    collector: the tree is freed when it is dropped, and the collector runs again after, as before.
-    A collector already paused by the caller stays paused."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def read_yaml(data: bytes | str, file: str, outline: Callable[[], Outline] | None = None) -> YNode:

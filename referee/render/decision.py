@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.ground.wording import count, printable
 from referee.jobs.decisions import Decision, NextReport
 from referee.render.report import report_object, report_text
-from referee.wording import count, printable
 
 SHOWN_MOVES = 40  # moves listed in text, at most (a mayor's arrangements may number thousands)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import Diagnostic
+from referee.ground.wording import count, json_text, printable, rich_text
 from referee.jobs.scoring import Score, winners
 from referee.render.tables import table
-from referee.wording import count, json_text, printable, rich_text
 
 if TYPE_CHECKING:  # the checking pipeline (replay, engine) is not needed to render a diagnostic
     from referee.jobs.check import LogReport

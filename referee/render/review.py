@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.ground.wording import count, printable
 from referee.jobs.review import Decision, PhaseReview, Review
 from referee.render.report import report_object, report_text
 from referee.render.tables import table
-from referee.wording import count, printable
 
 SHOWN_DECISIONS = 10  # the costliest decisions listed in text without --all
 

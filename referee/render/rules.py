@@ -8,10 +8,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from referee.diagnostics import InputError
+from referee.ground.wording import a, count, json_text, listing, printable
 from referee.render.tables import table
 from referee.rulesets.compiled import plain
 from referee.rulesets.rules import BUILDING, Rules, UnknownName
-from referee.wording import a, count, json_text, listing, printable
 
 if TYPE_CHECKING:
     from referee.rulesets.model import Building  # compiled: plain objects with the model's fields

@@ -10,8 +10,8 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
+from referee.ground.wording import json_text
 from referee.version import __version__
-from referee.wording import json_text
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

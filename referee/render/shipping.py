@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.documents.position import Position, ShipRecord
+from referee.ground.wording import count, json_text
 from referee.jobs.shipping.outcomes import Outcome, PlayerOutcome
 from referee.jobs.shipping.summary import Answer, Choices
 from referee.moves.clauses import AnyMove
 from referee.render.tables import table
 from referee.rulesets.rules import Rules
-from referee.wording import count, json_text
 
 SHOWN_CHOICES = 8  # the most choices the text shows (a small wharf may offer dozens); the JSON has them all
 

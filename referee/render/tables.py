@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from referee.wording import printable
+from referee.ground.wording import printable
 
 
 def table(rows: Sequence[Sequence[str]], right: Collection[int] = (), indent: str = "") -> list[str]:

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError
+from referee.ground.resources import data_dir
+from referee.ground.wording import normalize, printable
 from referee.located.tree import Unreadable, YNode, read_document, read_yaml
-from referee.resources import data_dir
 from referee.rulesets.compiled import Spec, compile_model, decode, encode
 from referee.rulesets.rules import Rules
-from referee.wording import normalize, printable
 
 if TYPE_CHECKING:
     from referee.rulesets.model import Ruleset

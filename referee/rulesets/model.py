@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from referee.wording import normalize
+from referee.ground.wording import normalize
 
 PHASES = ("settler", "mayor", "builder", "craftsman", "trader", "captain", "prospector")
 BuildingKind = Literal["small-production", "large-production", "small-violet", "large-violet"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from referee.wording import did_you_mean, listing, normalize
+from referee.ground.wording import did_you_mean, listing, normalize
 
 # Name categories a log can use.
 GOOD, QUARRY, BUILDING, ROLE = "good", "quarry", "building", "role"

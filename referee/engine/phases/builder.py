@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import PASS, TurnPhase, wrong_move
 from referee.engine.state import CITY
+from referee.ground.wording import count, plural
 from referee.moves.clauses import SAN_JUAN, AnyMove, Build, Pass
-from referee.wording import count, plural
 
 if TYPE_CHECKING:
     from referee.rulesets.model import BuildBlackMarket, Building  # compiled: plain objects with the model's fields

@@ -35,9 +35,9 @@ from referee.engine.captain_rules import (
 )
 from referee.engine.phases.base import Phase, wrong_move
 from referee.engine.state import Board, CargoShip
+from referee.ground.wording import count, listing
 from referee.moves.clauses import AnyMove, Keep, Load, Pass, SmallWharfLoad, WharfLoad
 from referee.rulesets.rules import Rules
-from referee.wording import count, listing
 
 if TYPE_CHECKING:
     from referee.rulesets.effects import EffectId

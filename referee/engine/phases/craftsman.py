@@ -9,8 +9,8 @@ from itertools import product
 from referee.diagnostics import Missing, RuleViolation
 from referee.engine.awaiting import Awaiting, MoveAwaited, PhaseOver
 from referee.engine.phases.base import PASS, Phase, wrong_move
+from referee.ground.wording import count, listing
 from referee.moves.clauses import AnyMove, Extra, Keep, Pass
-from referee.wording import count, listing
 
 
 class Craftsman(Phase):

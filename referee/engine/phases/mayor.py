@@ -17,9 +17,9 @@ from referee.diagnostics import Missing, RuleViolation
 from referee.engine.awaiting import ArrangementAwaited, MoveAwaited
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import COLONISTS
+from referee.ground.wording import count
 from referee.moves.clauses import AnyMove, Arrange, Keep
 from referee.rulesets.rules import Rules
-from referee.wording import count
 
 if TYPE_CHECKING:
     from referee.engine.state import Board

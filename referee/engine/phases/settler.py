@@ -12,8 +12,8 @@ from referee.diagnostics import Missing, RuleViolation
 from referee.engine.awaiting import Awaiting, DrawAwaited, PhaseOver
 from referee.engine.phases.base import PASS, TurnPhase, wrong_move
 from referee.engine.state import tally
+from referee.ground.wording import a, listing
 from referee.moves.clauses import AnyMove, Keep, Pass, Settle
-from referee.wording import a, listing
 
 if TYPE_CHECKING:
     from referee.engine.game import Game

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, cast
 
 from referee.diagnostics import RuleViolation
 from referee.engine.phases.base import PASS, TurnPhase, wrong_move
+from referee.ground.wording import count, listing
 from referee.moves.clauses import AnyMove, Keep, Pass, Sell
-from referee.wording import count, listing
 
 if TYPE_CHECKING:
     from referee.rulesets.model import TradeBonus

@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final
 
+from referee.ground.collector import collection_paused
 from referee.jobs.shipping.compact import DECIDER, VALUE_BITS, Move, i64
 from referee.jobs.shipping.compiled import REASON
 from referee.jobs.shipping.memo import Blocks, DictMemo, Memo
 from referee.jobs.shipping.phase import CaptainPhase, Drops, Key, Room, Shift, State, Step, Visitor
-from referee.located.tree import collection_paused
 
 Values = tuple[int, ...]  # a state's values as read off (see the module): `BLOCKS * players` integers
 BLOCKS: Final = 4

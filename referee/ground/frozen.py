@@ -67,7 +67,7 @@ def frozen(*, kw_only: bool = False) -> Callable[[type[_Value]], type[_Value]]:
         made._fields = tuple(field.name for field in fields(made))  # type: ignore[arg-type]  # a dataclass now
         if made._fields:
             if "__init__" not in cls.__dict__:
-                raise TypeError(f"{cls.__qualname__} writes its own __init__ (referee.moves.frozen)")
+                raise TypeError(f"{cls.__qualname__} writes its own __init__ (referee.ground.frozen)")
             made._values = attrgetter(*made._fields)
         return made
 
