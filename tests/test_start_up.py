@@ -1,7 +1,7 @@
 """What `referee` spares at start-up (issue 30) changes nothing that a user sees: the help of
 the group and of each command, written in rich's markup without rich's markdown
-(`cli._markup`, `cli._help_without_markdown`), says what the docstrings read as markdown say, at
-every width; a command run with only itself built (`cli._only_the_command_asked`) says what it
+(`cli._markup`, `start_up.help_without_markdown`), says what the docstrings read as markdown say, at
+every width; a command run with only itself built (`start_up.only_the_command_asked`) says what it
 says with every command built, its help and its usage errors included."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ MARKDOWN = (  # the help as it was written before: each command's docstring read
     "[setattr(command, 'help', None) for command in cli.app.registered_commands]; runpy.run_module('referee', run_name='__main__')"
 )
 ALL_COMMANDS = (
-    "import runpy, sys; import referee.commands.cli as cli; cli._only_the_command_asked = lambda: None; "
+    "import runpy, sys; import referee.commands.start_up as start_up; start_up.only_the_command_asked = lambda app: None; "
     "runpy.run_module('referee', run_name='__main__')"
 )
 

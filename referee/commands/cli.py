@@ -6,23 +6,21 @@ that need them, so `referee --help` loads neither.
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import os
 import re
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 
+from referee.commands import start_up, streams
+from referee.commands.progress import checking, searching
+from referee.commands.streams import work_done
 from referee.ground.wording import listing, printable
-
-SEARCH_QUIET = 0.5  # seconds of a shipping search before its status line shows on a terminal
 
 app = typer.Typer(
     name="referee",
@@ -152,13 +150,13 @@ def validate(
 
         cluster_errors = (ClusterError,)
     try:
-        with _progress(len(paths), show_progress) as tick:
+        with checking(len(paths), show_progress) as tick:
             for verdict in check_all(paths, options, jobs, tick, only_logs, cluster, verbose):
                 if verdict.skipped is not None:
                     skipped[verdict.skipped] += 1
                     continue
                 counts[verdict.exit_code] += 1
-                _done(verdict.exit_code)
+                work_done(verdict.exit_code)
                 if isinstance(verdict.output, dict):  # SARIF
                     reports.append(verdict.output)
                 elif verdict.output:  # github: a valid log has no annotation
@@ -197,55 +195,6 @@ def _skipped_text(skipped: dict[str, int]) -> str:
     return listing(parts, "and")
 
 
-@contextmanager
-def _progress(total: int, show: bool) -> Iterator[Callable[[], None] | None]:
-    """A rich progress bar on stderr while checking many files on a terminal; nothing otherwise."""
-    if not show:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True, soft_wrap=True), transient=True) as bar:
-        task = bar.add_task("logs", total=total)
-        yield lambda: bar.advance(task)
-
-
-@contextmanager
-def _searching(show: bool) -> Iterator[Callable[[int], None] | None]:
-    """A status line on stderr while a long shipping search runs on a terminal (from
-    `SEARCH_QUIET` seconds on: a quick answer shows none), gone before the answer is written."""
-    if not show:
-        yield None
-        return
-    started = time.monotonic()
-    shown: list[Any] = []  # the rich Progress and its task, once the search has taken long enough
-
-    def progress(states: int) -> None:
-        if not shown:
-            if time.monotonic() - started < SEARCH_QUIET:
-                return
-            from rich.console import Console
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-            bar = Progress(
-                SpinnerColumn(),
-                TextColumn("searching the captain phase: {task.completed:,} positions valued"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            shown.extend([bar, bar.add_task("search", total=None, completed=states)])
-            bar.start()
-        shown[0].update(shown[1], completed=states)
-
-    try:
-        yield progress
-    finally:
-        if shown:
-            shown[0].stop()
-
-
 @_command()
 def score(
     file: Annotated[str, typer.Argument(help="A game log, or with --sheet a score sheet; '-' reads standard input.", show_default=False)],
@@ -277,7 +226,7 @@ def score(
             report = check_log(item.data, item.name, ruleset, True, item.base)
     except Exception as exc:  # a bug in referee: reported, never a traceback
         report = LogReport(item.name, errors=[internal_error(item.name, exc)])
-    _done(report.exit_code)
+    work_done(report.exit_code)
     if format is CheckFormat.json:
         print(render.report_json(report))
     elif format is CheckFormat.github:
@@ -421,49 +370,6 @@ def _ruleset_as_written(ruleset: str, output: Path | None) -> str:
     return Path(os.path.relpath(Path(ruleset).resolve(), base)).as_posix()
 
 
-class _Done:
-    """The exit code of the work done so far: what a broken pipe ends the process with."""
-
-    code = 0
-
-
-def _done(code: int) -> None:
-    _Done.code = max(_Done.code, code)
-
-
-class _Output:
-    """Standard output that ends the process cleanly when it cannot be written: a reader that
-    stopped reading (`| head -1`) ends it quietly with the exit code of the work done so far; a
-    write error (a full disk) with one line on stderr and exit code 2. Never a traceback."""
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-
-    def write(self, text: str) -> int:
-        try:
-            return int(self._inner.write(text))
-        except OSError as exc:
-            self._failed(exc)
-
-    def flush(self) -> None:
-        try:
-            self._inner.flush()
-        except OSError as exc:
-            self._failed(exc)
-
-    def _failed(self, exc: OSError) -> NoReturn:
-        with contextlib.suppress(OSError, ValueError):  # later flushes (at exit) go nowhere
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self._inner.fileno())
-        if isinstance(exc, BrokenPipeError):
-            raise SystemExit(_Done.code)
-        sys.stderr.write(f"referee: cannot write the output: {exc.strerror or exc}\n")
-        raise SystemExit(2)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
 @_command()
 def serve(
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port to serve on (0: any free one).")] = 8787,
@@ -505,127 +411,13 @@ def _host_refused(host: str) -> str:
     return ""
 
 
-class _Errors:
-    """Standard error that never ends the run with a traceback: a line that cannot be written
-    (stderr closed, or full: /dev/full) is lost and remembered, and the run ends with exit code
-    2 (the user was not told everything), whatever the logs were."""
-
-    failed = False
-
-    def __init__(self, inner: Any) -> None:
-        self._inner = inner
-
-    def write(self, text: str) -> int:
-        try:
-            if self._inner is None:
-                raise OSError("standard error is closed")
-            return int(self._inner.write(text))
-        except (OSError, ValueError):
-            self._lost()
-            return len(text)
-
-    def flush(self) -> None:
-        try:
-            if self._inner is not None:
-                self._inner.flush()
-        except (OSError, ValueError):
-            self._lost()
-
-    def isatty(self) -> bool:
-        return self._inner is not None and bool(self._inner.isatty())
-
-    def _lost(self) -> None:
-        _Errors.failed = True
-        with contextlib.suppress(OSError, ValueError, AttributeError):  # the flush at exit goes nowhere, and says nothing
-            os.dup2(os.open(os.devnull, os.O_WRONLY), self._inner.fileno())
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
-def _hold(fd: int, flags: int) -> None:
-    """Put /dev/null at a closed standard stream's number: a file opened later would take the
-    number (and a worker's prints would land in it)."""
-    with contextlib.suppress(OSError):
-        os.fstat(fd)
-        return
-    with contextlib.suppress(OSError):
-        opened = os.open(os.devnull, flags)
-        if opened != fd:
-            os.dup2(opened, fd)
-            os.close(opened)
-
-
-def _help_without_markdown() -> None:
-    """Start-up of a help (`referee --help`, `referee validate --help`): typer's help module
-    imports rich's Markdown (markdown-it) and Traceback (pygments), most of the cost of the help,
-    and uses neither here: the help is written in rich's markup (`rich_markup_mode`, `_markup`;
-    tests/test_start_up.py compares it with the docstrings read as markdown) and tracebacks are
-    turned off (`pretty_exceptions_enable`). So the help module is imported with stand-ins for
-    those two modules, taken out again at once: anything that imports them later gets rich's own."""
-    import types
-
-    stand_ins = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
-    if any(name in sys.modules for name in stand_ins):  # already imported (as a test does): nothing to spare
-        return
-    for name, kind in stand_ins.items():
-        module = types.ModuleType(name, "a stand-in while typer's help module is imported (referee.commands.cli)")
-        setattr(module, kind, type(kind, (), {}))
-        sys.modules[name] = module
-    try:
-        import typer.rich_utils  # noqa: F401
-    finally:
-        for name in stand_ins:
-            del sys.modules[name]
-
-
-def _only_the_command_asked() -> None:
-    """Start-up: typer builds every command's options from its signature (annotations evaluated,
-    a parameter made for each option) before it runs one. When the first argument names a
-    command, only that command is built: what it runs, and its help, are the same."""
-    from typer.main import get_command_name
-
-    asked = sys.argv[1] if len(sys.argv) > 1 else "--help"  # no arguments: the help
-    if asked == "--help" or "--help" in sys.argv[2:]:  # the group's help, or a command's
-        _help_without_markdown()
-    if asked.startswith("-") or any(name.endswith("_COMPLETE") for name in os.environ):  # the group's options and help, shell completion: every command
-        return
-    chosen = [command for command in app.registered_commands if command.callback is not None and (command.name or get_command_name(command.callback.__name__)) == asked]
-    if chosen:
-        app.registered_commands = chosen
-
-
 def main() -> None:
-    """Entry point of the `referee` console script.
-
-    The standard streams may be closed or full: a closed standard input reads as an unreadable
-    input (exit 2), a closed standard output ends the run at once (exit 2, one line on stderr),
-    a standard error that cannot be written makes the exit code 2 at the end. Never a traceback,
-    never exit 1 for a valid log."""
-    for stream in (sys.stdout, sys.stderr):  # a character no encoding of the stream has: an escape, not a traceback
-        with contextlib.suppress(AttributeError, ValueError):
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-    for fd, stream, flags in ((0, sys.stdin, os.O_RDONLY), (2, sys.stderr, os.O_WRONLY)):
-        if stream is None:
-            _hold(fd, flags)
-    sys.stderr = _Errors(sys.stderr)
-    if sys.stdout is None:  # started with `>&-`: no output can be written
-        sys.stderr.write("referee: cannot write the output: standard output is closed\n")
-        raise SystemExit(2)
-    sys.stdout = _Output(sys.stdout)
-    _only_the_command_asked()
-    try:
-        try:
-            app()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-    except SystemExit as exc:
-        if _Errors.failed and (exc.code is None or exc.code in (0, 1)):
-            raise SystemExit(2) from None
-        raise
-    if _Errors.failed:
-        raise SystemExit(2)
+    """Entry point of the `referee` console script: the standard streams guarded (`streams`:
+    never a traceback, never exit 1 for a valid log), only the command asked for built
+    (`start_up`), then the command."""
+    streams.guard()
+    start_up.only_the_command_asked(app)
+    streams.run(app)
 
 
 @_command()
@@ -665,9 +457,9 @@ def ship(
         raise typer.BadParameter("--limit goes with --all", param_hint="--limit")
     item = read_input(file)
     try:
-        with _searching(not every and sys.stderr.isatty()) as progress:
+        with searching(not every and sys.stderr.isatty()) as progress:
             output, code = ship_report(item, ShipRequest(for_, ruleset, format is Format.json, every, limit, progress))
-        _done(code)
+        work_done(code)
         for piece in output:
             sys.stdout.write(piece)
             if every:  # the outcome list is written as it is found
@@ -718,7 +510,7 @@ def next_(
             run = next_decision(item.data, item.name, ruleset, item.base, limit)
     except Exception as exc:  # a bug in referee: reported, never a traceback
         run = NextReport(LogReport(item.name, errors=[internal_error(item.name, exc)]))
-    _done(run.exit_code)
+    work_done(run.exit_code)
     print(json_text(next_object(run)) if format is Format.json else next_text(run))
     raise typer.Exit(run.exit_code)
 
@@ -758,7 +550,7 @@ def review(
             run = review_log(item.data, item.name, ruleset, item.base)
     except Exception as exc:  # a bug in referee: reported, never a traceback
         run = Review(item.name, LogReport(item.name, errors=[internal_error(item.name, exc)]), (), ())
-    _done(run.exit_code)
+    work_done(run.exit_code)
     print(json_text(review_object(run)) if format is Format.json else review_text(run, every))
     raise typer.Exit(run.exit_code)
 
