@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from referee.diagnostics import Location as Location
     from referee.diagnostics import Missing as Missing
     from referee.diagnostics import RuleViolation as RuleViolation
-    from referee.documents.log import GameRecord as GameRecord
     from referee.documents.log import read_log as read_log
+    from referee.documents.log_records import GameRecord as GameRecord
     from referee.documents.position import Position as Position
     from referee.documents.position import read_position as read_position
     from referee.documents.sheet import read_sheet as read_sheet

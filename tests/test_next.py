@@ -531,7 +531,7 @@ def test_a_limit_lists_the_first_moves_and_counts_them_all() -> None:
 def test_a_mayor_with_a_library_may_decline_both_privilege_colonists() -> None:
     import random as chance
 
-    from referee.documents.log import PhaseRecord
+    from referee.documents.log_records import PhaseRecord
     from referee.jobs.decisions import decide
     from referee.jobs.play import _selection
     from referee.rulesets.load import load_ruleset

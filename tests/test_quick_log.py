@@ -2,7 +2,7 @@
 readers read, or nothing.
 
 A log written as logs are written is read a line at a time straight into its records
-(`documents.log._quick_log`); a plainly well-formed score sheet is read without pydantic's models
+(`documents.log.quick_log`); a plainly well-formed score sheet is read without pydantic's models
 (`documents.sheet._plainly_valid`). Each gives exactly what the full reader gives: the same
 records (every name, move, line and column) and the same numbers. Where a quick reader is not
 sure, or the document has a problem, it reads nothing, and the full reader reads the document and
@@ -29,14 +29,14 @@ OTHER_VALUES = ["true", "null", "-3", "10001", "3.0", "'5'", "[a, 1]", "{corn: 2
 
 def read_fully(text: str) -> Any:
     """The full reader's record of a log, or its diagnostics."""
-    quick = log._quick_log
-    log._quick_log = lambda *args: None  # type: ignore[assignment]
+    quick = log.quick_log
+    log.quick_log = lambda *args: None  # type: ignore[assignment]
     try:
         return log.read_log(text, "x.yaml")
     except InputError as exc:
         return ("refused", exc.diagnostics)
     finally:
-        log._quick_log = quick  # type: ignore[assignment]
+        log.quick_log = quick  # type: ignore[assignment]
 
 
 def retyped(text: str, rng: random.Random) -> str:
@@ -58,7 +58,7 @@ def corpus() -> list[str]:
 def test_the_quick_log_reader_reads_the_logs_as_the_full_reader_does(corpus: list[str]) -> None:
     quick = 0
     for text in corpus:
-        record = log._quick_log(text, "x.yaml", None, None)
+        record = log.quick_log(text, "x.yaml", None, None)
         if record is not None:
             quick += 1
             assert record == read_fully(text), text[:200]
@@ -68,12 +68,12 @@ def test_the_quick_log_reader_reads_the_logs_as_the_full_reader_does(corpus: lis
 @pytest.mark.parametrize("seed", range(3))
 def test_the_quick_log_reader_never_reads_a_log_otherwise(corpus: list[str], seed: int) -> None:
     rng = random.Random(seed)
-    logs = [text for text in corpus if log._quick_log(text, "x.yaml", None, None) is not None]  # mutations of logs it reads
+    logs = [text for text in corpus if log.quick_log(text, "x.yaml", None, None) is not None]  # mutations of logs it reads
     quick = 0
     for _ in range(1500):
         text = rng.choice(logs)
         text = mutated(text, rng) if rng.random() < 0.7 else retyped(text, rng)
-        record = log._quick_log(text, "x.yaml", None, None)
+        record = log.quick_log(text, "x.yaml", None, None)
         if record is not None:
             quick += 1
             assert record == read_fully(text), text[:300]
@@ -82,9 +82,9 @@ def test_the_quick_log_reader_never_reads_a_log_otherwise(corpus: list[str], see
 
 def test_a_log_the_quick_reader_refuses_is_read_fully_with_its_messages() -> None:
     text = (ROOT / "fixtures" / "game-3p.yaml").read_text(encoding="utf-8")
-    assert log._quick_log(text, "x.yaml", None, None) is not None
+    assert log.quick_log(text, "x.yaml", None, None) is not None
     text = text.replace("- Marek: ", "- Mark: ", 1)
-    assert log._quick_log(text, "x.yaml", None, None) is None
+    assert log.quick_log(text, "x.yaml", None, None) is None
     with pytest.raises(InputError) as refused:
         log.read_log(text, "x.yaml")
     assert "'Mark' is not a player in this game (did you mean 'Marek'?)" in refused.value.diagnostics[0].message

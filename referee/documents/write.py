@@ -15,7 +15,7 @@ from referee.moves.clauses import AnyMove, Keep
 from referee.rulesets.rules import Rules
 
 if TYPE_CHECKING:
-    from referee.documents.log import GameRecord
+    from referee.documents.log_records import GameRecord
 
 _PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 ._'-]*$")
 _RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from referee.diagnostics import InputError, Missing, RuleViolation, in_order
-from referee.documents.log import GameRecord, PhaseRecord, read_log
+from referee.documents.log import read_log
+from referee.documents.log_records import GameRecord, PhaseRecord
 from referee.documents.write import canonical_log, log_document, move_text, place_text
 from referee.documents.write_board import board_state
 from referee.documents.write_position import captain_position

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from referee.diagnostics import Diagnostic, Missing, RuleViolation
-from referee.documents.log import GameRecord, MoveRecord, PhaseRecord
+from referee.documents.log_records import GameRecord, MoveRecord, PhaseRecord
 from referee.engine import legal
 from referee.engine.game import Game
 from referee.ground.wording import listing

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.diagnostics import InputError, RuleViolation, in_order
-from referee.documents.log import GameRecord, MoveRecord, PhaseRecord, read_log
+from referee.documents.log import read_log
+from referee.documents.log_records import GameRecord, MoveRecord, PhaseRecord
 from referee.documents.write_position import game_position
 from referee.engine.captain_rules import preferred_keep
 from referee.engine.game import Game
