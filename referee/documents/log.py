@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, in_order
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
 from referee.documents.log_quick import quick_log
 from referee.documents.log_records import GameRecord
-from referee.documents.log_written import Problems, WrittenLog, WrittenMove, WrittenPhase, WrittenSetup, resolve
+from referee.documents.log_written import Problems, Spot, WrittenLog, WrittenMove, WrittenPhase, WrittenSetup, resolve
 from referee.ground.collector import collection_paused
 from referee.located.tree import (
     MAX_BYTES,
@@ -143,7 +143,7 @@ def _written(root: YNode, file: str) -> WrittenLog:
         location=setup_node.location,
         plantations=[(node.text(), node.location) for node in setup_node.value["plantations"].value],
         buildings=[(node.text(), node.location) for node in buildings_node.value] if buildings_node is not None and buildings_node.value is not None else None,
-        buildings_key=setup_node.key_location("buildings") if buildings_node is not None else None,
+        buildings_key=_spot(setup_node.key_location("buildings")) if buildings_node is not None else None,
         buildings_location=buildings_node.location if buildings_node is not None else None,
     )
     result = None
@@ -153,7 +153,7 @@ def _written(root: YNode, file: str) -> WrittenLog:
     return WrittenLog(
         file=file,
         players=[n.text() for n in players_node.value],
-        players_location=players_node.location,
+        players_location=(players_node.line, players_node.column),
         setup=setup,
         phases=[_written_phase(entry) for entry in doc["phases"].value],
         result=result,
@@ -164,7 +164,7 @@ def _written(root: YNode, file: str) -> WrittenLog:
 def _written_phase(entry: YNode) -> WrittenPhase:
     """One entry of `phases:` as written."""
     keys = entry.value
-    role_keys = [(key, entry.key_location(key)) for key in keys if key not in PHASE_KEYS]
+    role_keys = [(key, _spot(entry.key_location(key))) for key in keys if key not in PHASE_KEYS]
     chooser_node = keys[role_keys[0][0]] if len(role_keys) == 1 else None
     moves_node = keys.get("moves")
     moves: list[WrittenMove] = []
@@ -180,7 +180,7 @@ def _written_phase(entry: YNode) -> WrittenPhase:
         location=entry.location,
         role_keys=role_keys,
         chooser=chooser_node.text() if chooser_node is not None and chooser_node.value is not None else None,
-        chooser_location=chooser_node.location if chooser_node is not None else entry.location,
+        chooser_location=(chooser_node.line, chooser_node.column) if chooser_node is not None else (entry.line, entry.column),
         moves=moves,
     )
     reveal_node = keys.get("reveal")
@@ -188,15 +188,19 @@ def _written_phase(entry: YNode) -> WrittenPhase:
         phase.reveal_location = reveal_node.location
         if reveal_node.value is not None:
             phase.reveal = [(node.text(), node.location) for node in reveal_node.value]
-            phase.reveal_key = entry.key_location("reveal")
+            phase.reveal_key = _spot(entry.key_location("reveal"))
     keep_node = keys.get("keep")
     if keep_node is not None and keep_node.value is not None:
-        phase.keep = [(name, node.text(), keep_node.key_location(name), node.location) for name, node in keep_node.value.items()]
-        phase.keep_key = entry.key_location("keep")
+        phase.keep = [(name, node.text(), keep_node.key_location(name), (node.line, node.column)) for name, node in keep_node.value.items()]
+        phase.keep_key = _spot(entry.key_location("keep"))
     doubloons_node = keys.get("doubloons")
     if doubloons_node is not None:
         phase.doubloons, phase.doubloons_location = doubloons_node.value, doubloons_node.location
     return phase
+
+
+def _spot(location: Location) -> Spot:
+    return location.line, location.column
 
 
 def _last_line(node: YNode) -> int:

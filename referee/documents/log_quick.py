@@ -13,7 +13,7 @@ from typing import Any
 from referee.diagnostics import InputError, Location
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS
 from referee.documents.log_records import GameRecord
-from referee.documents.log_written import FirstProblem, Named, WrittenLog, WrittenMove, WrittenPhase, WrittenSetup, resolve
+from referee.documents.log_written import FirstProblem, Named, Spot, WrittenLog, WrittenMove, WrittenPhase, WrittenSetup, resolve
 from referee.located.tree import LONGEST_KEY, MAX_DIGITS, Beyond, _plain, flow_entries, flow_words, quick_lines
 from referee.rulesets.load import load_ruleset
 
@@ -131,7 +131,7 @@ class _QuickLog:
         seen: set[str] = set()
         ruleset: str | None = None
         players: list[str] | None = None
-        players_location = Location(file, 1, 1)
+        players_location = (1, 1)
         setup: WrittenSetup | None = None
         phases: list[WrittenPhase] | None = None
         result: list[tuple[str, Any, Location]] | None = None
@@ -155,7 +155,7 @@ class _QuickLog:
                 if not written:
                     raise _Other
                 players = _words(written, number, column, file)[0]
-                players_location = Location(file, number, column)
+                players_location = (number, column)
             elif key == "setup":
                 if written:
                     raise _Other
@@ -221,7 +221,7 @@ class _QuickLog:
         location = Location(file, number, indent + 1)
         plantations: list[Named] | None = None
         buildings: list[Named] | None = None
-        buildings_key: Location | None = None
+        buildings_key: Spot | None = None
         buildings_location: Location | None = None
         while True:
             spaces, dash, key, gap, written = line
@@ -232,7 +232,7 @@ class _QuickLog:
                 plantations = list(zip(*_words(written, number, column, file), strict=True))
             elif key == "buildings" and buildings is None:
                 buildings = list(zip(*_words(written, number, column, file), strict=True))
-                buildings_key, buildings_location = Location(file, number, indent + 1), Location(file, number, column)
+                buildings_key, buildings_location = (number, indent + 1), Location(file, number, column)
             else:
                 raise _Other
             found = self.next_line()
@@ -256,14 +256,16 @@ class _QuickLog:
             if not dash or len(spaces) != indent or not role or not chooser or role in PHASE_KEYS or len(role) > LONGEST_KEY:
                 raise _Other
             keys_at = indent + len(dash)  # the indentation of the entry's keys
-            phase = WrittenPhase(
-                location=Location(file, number, keys_at + 1),
-                role_keys=[(role, Location(file, number, keys_at + 1))],
-                chooser=_text(chooser),
-                chooser_location=Location(file, number, keys_at + len(role) + len(gap) + 2),
-                moves=[],
-            )
-            seen: set[str] = set()
+            location = Location(file, number, keys_at + 1)
+            role_line, chooser_column = number, keys_at + len(role) + len(gap) + 2
+            moves: list[WrittenMove] | None = None
+            reveal: list[Named] | None = None
+            reveal_key: Spot | None = None
+            reveal_location: Location | None = None
+            keep: list[tuple[str, str, Location, Spot]] | None = None
+            keep_key: Spot | None = None
+            doubloons: int | None = None
+            doubloons_location: Location | None = None
             while True:
                 found = self.next_line()
                 if found is None:
@@ -272,33 +274,32 @@ class _QuickLog:
                 spaces, dash, key, gap, written = line
                 if len(spaces) != keys_at or dash:
                     break
-                if key in seen:
-                    raise _Other
-                seen.add(key)
                 column = keys_at + len(key) + len(gap) + 2
-                key_location = Location(file, number, keys_at + 1)
-                if key == "moves":
+                if key == "moves" and moves is None:
                     if written == "[]":
-                        pass
+                        moves = []
                     elif written:
                         raise _Other
                     else:
-                        phase.moves = self.moves(keys_at)
-                elif key == "reveal":
+                        moves = self.moves(keys_at)
+                elif key == "reveal" and reveal is None:
                     if not written:
                         raise _Other
-                    phase.reveal = list(zip(*_words(written, number, column, file), strict=True))
-                    phase.reveal_key, phase.reveal_location = key_location, Location(file, number, column)
-                elif key == "keep":
-                    phase.keep = [(name, kept, where, where) for name, kept, where in self.flow_or_block(written, number, column, _text, keys_at)]
-                    phase.keep_key = key_location
-                elif key == "doubloons":
+                    reveal = list(zip(*_words(written, number, column, file), strict=True))
+                    reveal_key, reveal_location = (number, keys_at + 1), Location(file, number, column)
+                elif key == "keep" and keep is None:
+                    keep_key = (number, keys_at + 1)
+                    keep = [(name, kept, where, (where.line, where.column)) for name, kept, where in self.flow_or_block(written, number, column, _text, keys_at)]
+                elif key == "doubloons" and doubloons is None:
                     value = _plain(written) if written and written[0] not in "'\"[{" and len(written) <= MAX_DIGITS else None
                     if type(value) is not int or value < 0:
                         raise _Other
-                    phase.doubloons, phase.doubloons_location = value, Location(file, number, column)
+                    doubloons, doubloons_location = value, Location(file, number, column)
                 else:
                     raise _Other
+            phase = WrittenPhase(
+                location, [(role, (role_line, keys_at + 1))], _text(chooser), (role_line, chooser_column), moves or [], reveal, reveal_key, reveal_location, keep, keep_key, doubloons, doubloons_location
+            )
             phases.append(phase)
             if found is None:
                 return phases

@@ -29,6 +29,9 @@ MAX_MOVE = 1_000  # characters in one move: the longest real one has a few dozen
 # that is not one `player: move` pair, its move then the number of its keys
 WrittenMove = tuple[Any, Any, int, int]
 Named = tuple[str, Location]  # a name as written, and where
+# where something only a problem would point at is written: (line, column) in the log's file (a
+# `Location` is made only for a problem; a log has thousands of such places and few problems)
+Spot = tuple[int, int]
 
 
 @dataclass(slots=True)
@@ -40,7 +43,7 @@ class WrittenSetup:
     location: Location
     plantations: list[Named]
     buildings: list[Named] | None
-    buildings_key: Location | None
+    buildings_key: Spot | None
     buildings_location: Location | None
 
 
@@ -52,15 +55,15 @@ class WrittenPhase:
     value empty)."""
 
     location: Location
-    role_keys: list[Named]
+    role_keys: list[tuple[str, Spot]]
     chooser: str | None
-    chooser_location: Location
+    chooser_location: Spot
     moves: list[WrittenMove]
     reveal: list[Named] | None = None
-    reveal_key: Location | None = None
+    reveal_key: Spot | None = None
     reveal_location: Location | None = None
-    keep: list[tuple[str, str, Location, Location]] | None = None  # (player, keep, where the player is, where the keep is)
-    keep_key: Location | None = None
+    keep: list[tuple[str, str, Location, Spot]] | None = None  # (player, keep, where the player is, where the keep is)
+    keep_key: Spot | None = None
     doubloons: int | None = None
     doubloons_location: Location | None = None
 
@@ -72,7 +75,7 @@ class WrittenLog:
 
     file: str
     players: list[str]
-    players_location: Location
+    players_location: Spot
     setup: WrittenSetup
     phases: list[WrittenPhase]
     result: list[tuple[str, int, Location]] | None
@@ -134,7 +137,7 @@ def resolve(written: WrittenLog, rules: Rules, problems: Problems) -> GameRecord
     players = Players(names)
     refused = rules.not_for(len(names), span=True)
     if refused is not None:
-        problems.add("log.players", refused, written.players_location)
+        problems.add("log.players", refused, Location(file, *written.players_location))
 
     setup = written.setup
     plantations: list[str] = []
@@ -146,7 +149,7 @@ def resolve(written: WrittenLog, rules: Rules, problems: Problems) -> GameRecord
     if rules.model.selection is not None and setup.buildings is None:
         problems.add("log.schema", f"setup.buildings is required with the {rules.id} ruleset: the violet buildings chosen for this game", setup.location)
     elif rules.model.selection is None and setup.buildings_key is not None:
-        problems.add("log.schema", f"setup.buildings is only for rulesets that choose buildings before the game; {rules.id} uses them all", setup.buildings_key)
+        problems.add("log.schema", f"setup.buildings is only for rulesets that choose buildings before the game; {rules.id} uses them all", Location(file, *setup.buildings_key))
     buildings = None
     building_locations: list[Location] = []
     if setup.buildings is not None:
@@ -210,27 +213,29 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
             if len(roles) <= 1 and others:  # a key that is not a role: unknown, not a second role
                 for key, where in others:
                     hint = did_you_mean(key, {k: k for k in PHASE_KEYS}) or f" (a phase has its role, then {', '.join(PHASE_KEYS[:-1])} or {PHASE_KEYS[-1]})"
-                    problems.add("log.phase", f"unknown key '{key}' in a phase entry{hint}", where)
+                    problems.add("log.phase", f"unknown key '{key}' in a phase entry{hint}", Location(file, *where))
             else:
-                problems.add("log.phase", f"a phase entry takes one role; this one has {len(role_keys)}: {', '.join(k for k, _ in role_keys)}", role_keys[1][1])
+                problems.add("log.phase", f"a phase entry takes one role; this one has {len(role_keys)}: {', '.join(k for k, _ in role_keys)}", Location(file, *role_keys[1][1]))
         return None
-    key, key_location = role_keys[0]
+    key, key_spot = role_keys[0]
     try:
         role = rules.lookup(key, (ROLE,))[1]
     except UnknownName as exc:
         hint = str(exc)
         if normalize(key) in ("mover", "move"):
             hint += " (the moves of a phase go under `moves:`)"
-        problems.add("log.unknown-name", hint, key_location)
+        problems.add("log.unknown-name", hint, Location(file, *key_spot))
         return None
-    chooser = players.find(entry.chooser) if entry.chooser is not None else None
+    chooser = players.index.get(entry.chooser) if entry.chooser is not None else None  # (as written: most phases)
+    if chooser is None and entry.chooser is not None:
+        chooser = players.find(entry.chooser)
     if chooser is None:
-        problems.add("log.unknown-player", f"{rules.name(role)}: {players.unknown(entry.chooser or '')}", entry.chooser_location)
+        problems.add("log.unknown-player", f"{rules.name(role)}: {players.unknown(entry.chooser or '')}", Location(file, *entry.chooser_location))
     moves = _moves(entry.moves, role, rules, players, problems, file)
     reveal = None
     if entry.reveal is not None:
         if role != "settler":
-            problems.add("log.phase", f"'reveal' belongs to a {rules.name('settler')} phase, not a {rules.name(role)} phase", entry.reveal_key or entry.location)
+            problems.add("log.phase", f"'reveal' belongs to a {rules.name('settler')} phase, not a {rules.name(role)} phase", Location(file, *entry.reveal_key) if entry.reveal_key else entry.location)
         reveal = []
         for name, location in entry.reveal:
             try:
@@ -241,7 +246,7 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
     keep_locations: dict[int, Location] = {}
     if entry.keep is not None:
         if role != "captain":
-            problems.add("log.phase", f"'keep' belongs to a {rules.name('captain')} phase, not a {rules.name(role)} phase", entry.keep_key or entry.location)
+            problems.add("log.phase", f"'keep' belongs to a {rules.name('captain')} phase, not a {rules.name(role)} phase", Location(file, *entry.keep_key) if entry.keep_key else entry.location)
         keep = {}
         for name, kept, name_location, kept_location in entry.keep:
             p = players.find(name)
@@ -251,7 +256,7 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
             try:
                 keep[p] = parse_keep(kept, rules)
             except MoveError as exc:
-                problems.add("log.move", f"keep: {name}: {exc}", kept_location)
+                problems.add("log.move", f"keep: {name}: {exc}", Location(file, *kept_location))
                 continue
             keep_locations[p] = name_location
     if chooser is None:
