@@ -231,7 +231,7 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
         chooser = players.find(entry.chooser)
     if chooser is None:
         problems.add("log.unknown-player", f"{rules.name(role)}: {players.unknown(entry.chooser or '')}", Location(file, *entry.chooser_location))
-    moves = _moves(entry.moves, role, rules, players, problems, file)
+    moves = _moves(entry.moves, role, rules, players, problems, file) if entry.moves else ()
     reveal = None
     if entry.reveal is not None:
         if role != "settler":
