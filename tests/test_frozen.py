@@ -19,13 +19,15 @@ import pytest
 from referee.commands.ship import ShipRequest
 from referee.diagnostics import Location
 from referee.documents.position import PlayerRecord, ShipRecord, read_position
+from referee.engine.awaiting import ArrangementAwaited, DrawAwaited, KeepAwaited, MoveAwaited, PhaseOver, RoleAwaited
 from referee.ground.frozen import Frozen
 from referee.moves.clauses import SAN_JUAN, Arrange, Build, Extra, Keep, Load, Move, Pass, Sell, Settle, SmallWharfLoad, WharfLoad, move_adapter
 from referee.rulesets.rules import Rules
 from tests.conftest import ROOT
 
-MODULES = ("referee.moves.clauses", "referee.documents.position", "referee.commands.ship")  # where `@frozen` classes are
+MODULES = ("referee.moves.clauses", "referee.documents.position", "referee.commands.ship", "referee.engine.awaiting")  # where `@frozen` classes are
 POSITION = ROOT / "fixtures" / "positions" / "formats-example.yaml"
+PHASE: Any = "captain"  # a phase, as the awaited values hold one
 MOVES: list[Move] = [
     Pass(),
     Settle(),
@@ -53,6 +55,14 @@ EXAMPLES: list[Frozen] = [
     read_position(POSITION.read_bytes(), "position.yaml", None, POSITION.parent),
     ShipRequest(),
     ShipRequest("Anna", "base", True, True, 3, print),
+    # what a game awaits (its phase stands in as a name: only the values' behaviour is held here)
+    RoleAwaited(0, (("settler", None), ("builder", 1))),
+    MoveAwaited(PHASE, (1, 2)),
+    MoveAwaited(PHASE, (1,), ((1, Pass()),)),
+    ArrangementAwaited(PHASE, (0,), colonists=3, declinable=1),
+    KeepAwaited(PHASE, 2),
+    DrawAwaited(PHASE, 0, 4),
+    PhaseOver(PHASE),
 ]
 
 
@@ -76,6 +86,11 @@ def twin(kind: type[Frozen]) -> type:
         for f in dataclasses.fields(kind)  # type: ignore[arg-type]
     ]
     return dataclasses.make_dataclass(kind.__name__, made, frozen=True, slots=True, kw_only=all(f.kw_only for f in dataclasses.fields(kind)))  # type: ignore[arg-type]
+
+
+def slots(kind: type) -> tuple[str, ...]:
+    """The slots of a class and its bases, the first base's first (a subclass's own are its new fields)."""
+    return tuple(name for cls in reversed(kind.__mro__) for name in cls.__dict__.get("__slots__", ()))
 
 
 def values(value: Frozen) -> dict[str, Any]:
@@ -118,7 +133,7 @@ def test_a_value_behaves_as_its_frozen_dataclass(value: Frozen) -> None:
     reference = twin(type(value))(**values(value))
     assert repr(value) == repr(reference)
     assert type(value).__match_args__ == type(reference).__match_args__  # type: ignore[attr-defined]
-    assert type(value).__slots__ == type(reference).__slots__ and not hasattr(value, "__dict__")
+    assert slots(type(value)) == slots(type(reference)) and not hasattr(value, "__dict__")
     assert tamed(dataclasses.asdict(value)) == tamed(dataclasses.asdict(reference))  # type: ignore[call-overload]
     same = type(value)(**values(value))
     assert same == value and same is not value and (same != value) is False

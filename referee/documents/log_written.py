@@ -12,7 +12,6 @@ first problem (`strict`), and the full reader, reading the same log again, says 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
@@ -34,52 +33,59 @@ Named = tuple[str, Location]  # a name as written, and where
 Spot = tuple[int, int]
 
 
-@dataclass(slots=True)
 class WrittenSetup:
     """`setup:` as written: where it is, the first face-up row, and the violet buildings
     chosen (`buildings`: None where the key is absent or empty; `buildings_key`: where the
-    key is written, None where absent; `buildings_location`: where its value is)."""
+    key is written, None where absent; `buildings_location`: where its value is). (Plain
+    classes with slots, these three, not dataclasses: making a dataclass costs every command
+    that reads a log at its start-up.)"""
 
-    location: Location
-    plantations: list[Named]
-    buildings: list[Named] | None
-    buildings_key: Spot | None
-    buildings_location: Location | None
+    __slots__ = ("buildings", "buildings_key", "buildings_location", "location", "plantations")
+
+    def __init__(self, location: Location, plantations: list[Named], buildings: list[Named] | None, buildings_key: Spot | None, buildings_location: Location | None) -> None:
+        self.location, self.plantations, self.buildings = location, plantations, buildings
+        self.buildings_key, self.buildings_location = buildings_key, buildings_location
 
 
-@dataclass(slots=True)
 class WrittenPhase:
     """One entry of `phases:` as written: its role keys (one, in a log that can be read: every
     key but a phase's own), the chooser (None: no value), its moves, and its `reveal`, `keep`
     and `doubloons` with where their keys and values are (None: the key is absent, or its
     value empty)."""
 
-    location: Location
-    role_keys: list[tuple[str, Spot]]
-    chooser: str | None
-    chooser_location: Spot
-    moves: list[WrittenMove]
-    reveal: list[Named] | None = None
-    reveal_key: Spot | None = None
-    reveal_location: Location | None = None
-    keep: list[tuple[str, str, Location, Spot]] | None = None  # (player, keep, where the player is, where the keep is)
-    keep_key: Spot | None = None
-    doubloons: int | None = None
-    doubloons_location: Location | None = None
+    __slots__ = ("chooser", "chooser_location", "doubloons", "doubloons_location", "keep", "keep_key", "location", "moves", "reveal", "reveal_key", "reveal_location", "role_keys")
+
+    def __init__(
+        self,
+        location: Location,
+        role_keys: list[tuple[str, Spot]],
+        chooser: str | None,
+        chooser_location: Spot,
+        moves: list[WrittenMove],
+        reveal: list[Named] | None = None,
+        reveal_key: Spot | None = None,
+        reveal_location: Location | None = None,
+        keep: list[tuple[str, str, Location, Spot]] | None = None,  # (player, keep, where the player is, where the keep is)
+        keep_key: Spot | None = None,
+        doubloons: int | None = None,
+        doubloons_location: Location | None = None,
+    ) -> None:
+        self.location, self.role_keys, self.chooser, self.chooser_location, self.moves = location, role_keys, chooser, chooser_location, moves
+        self.reveal, self.reveal_key, self.reveal_location = reveal, reveal_key, reveal_location
+        self.keep, self.keep_key, self.doubloons, self.doubloons_location = keep, keep_key, doubloons, doubloons_location
 
 
-@dataclass(slots=True)
 class WrittenLog:
     """A game log as written (see the module): players, setup, phases, the result's entries
     (player, score, where), and the line after the last."""
 
-    file: str
-    players: list[str]
-    players_location: Spot
-    setup: WrittenSetup
-    phases: list[WrittenPhase]
-    result: list[tuple[str, int, Location]] | None
-    end_line: int
+    __slots__ = ("end_line", "file", "phases", "players", "players_location", "result", "setup")
+
+    def __init__(
+        self, file: str, players: list[str], players_location: Spot, setup: WrittenSetup, phases: list[WrittenPhase], result: list[tuple[str, int, Location]] | None, end_line: int
+    ) -> None:
+        self.file, self.players, self.players_location, self.setup = file, players, players_location, setup
+        self.phases, self.result, self.end_line = phases, result, end_line
 
 
 class Players:

@@ -24,9 +24,9 @@ again after a change. `Game.awaiting` is None once the game is over.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from referee.ground.frozen import Frozen, frozen, set_field
 from referee.moves.clauses import AnyMove, Keep
 
 if TYPE_CHECKING:
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from referee.engine.phases.captain import Captain
 
 
-@dataclass(frozen=True, slots=True)
-class RoleAwaited:
+@frozen()
+class RoleAwaited(Frozen):
     """The chooser takes a role: `roles` are the cards open, (role, doubloons on the card where
     the free cards of a role carry different sums, else None), in the order of the table."""
 
@@ -43,14 +43,18 @@ class RoleAwaited:
     roles: tuple[tuple[str, int | None], ...]
     kind: ClassVar[str] = "role"
 
+    def __init__(self, player: int, roles: tuple[tuple[str, int | None], ...]) -> None:
+        set_field(self, "player", player)
+        set_field(self, "roles", roles)
+
     @property
     def role_ids(self) -> tuple[str, ...]:
         """The roles open, each once."""
         return tuple(dict.fromkeys(role for role, _ in self.roles))
 
 
-@dataclass(frozen=True, slots=True)
-class MoveAwaited:
+@frozen()
+class MoveAwaited(Frozen):
     """A move of the phase under way: `players` may make it, in turn order (the first, `player`,
     is the one whose turn it is; a later one's move passes those before them)."""
 
@@ -58,6 +62,11 @@ class MoveAwaited:
     players: tuple[int, ...]
     listed: tuple[tuple[int, AnyMove], ...] | None = None  # every move of `players`, where the phase listed them to find `players` (a captain's)
     kind: ClassVar[str] = "move"
+
+    def __init__(self, phase: Phase, players: tuple[int, ...], listed: tuple[tuple[int, AnyMove], ...] | None = None) -> None:
+        set_field(self, "phase", phase)
+        set_field(self, "players", players)
+        set_field(self, "listed", listed)
 
     @property
     def player(self) -> int:
@@ -82,7 +91,7 @@ class MoveAwaited:
         return ((p, move) for p in self.players for move in self.phase.moves_for(p))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen()
 class ArrangementAwaited(MoveAwaited):
     """A mayor's arrangement: `colonists` to place, of which the mayor may decline `declinable`
     (the privilege's; 0 for everyone else)."""
@@ -90,9 +99,14 @@ class ArrangementAwaited(MoveAwaited):
     colonists: int = 0
     declinable: int = 0
 
+    def __init__(self, phase: Phase, players: tuple[int, ...], listed: tuple[tuple[int, AnyMove], ...] | None = None, colonists: int = 0, declinable: int = 0) -> None:
+        MoveAwaited.__init__(self, phase, players, listed)
+        set_field(self, "colonists", colonists)
+        set_field(self, "declinable", declinable)
 
-@dataclass(frozen=True, slots=True)
-class KeepAwaited:
+
+@frozen()
+class KeepAwaited(Frozen):
     """What stays on `player`'s board after a captain phase: `keeps()`, every storage the rules
     accept (each distinct result once, the most barrels first, down to `none`)."""
 
@@ -100,13 +114,17 @@ class KeepAwaited:
     player: int
     kind: ClassVar[str] = "keep"
 
+    def __init__(self, phase: Captain, player: int) -> None:
+        set_field(self, "phase", phase)
+        set_field(self, "player", player)
+
     def keeps(self) -> list[Keep]:
         """Every storage the rules accept from `player`, the most barrels first."""
         return self.phase.all_keeps(self.player)
 
 
-@dataclass(frozen=True, slots=True)
-class DrawAwaited:
+@frozen()
+class DrawAwaited(Frozen):
     """The table draws a settler phase's new face-up row of `tiles` tiles (its chooser writes it)."""
 
     phase: Phase
@@ -114,13 +132,21 @@ class DrawAwaited:
     tiles: int
     kind: ClassVar[str] = "draw"
 
+    def __init__(self, phase: Phase, player: int, tiles: int) -> None:
+        set_field(self, "phase", phase)
+        set_field(self, "player", player)
+        set_field(self, "tiles", tiles)
 
-@dataclass(frozen=True, slots=True)
-class PhaseOver:
+
+@frozen()
+class PhaseOver(Frozen):
     """Nobody has a decision left in the phase under way: `Game.finish_phase` ends it."""
 
     phase: Phase
     kind: ClassVar[str] = "end"
+
+    def __init__(self, phase: Phase) -> None:
+        set_field(self, "phase", phase)
 
 
 Awaiting = RoleAwaited | MoveAwaited | KeepAwaited | DrawAwaited | PhaseOver

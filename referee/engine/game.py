@@ -119,6 +119,9 @@ class Game:
         cards of a role carry different sums, else None), in the order of the table."""
         out: list[tuple[str, int | None]] = []
         for role, cards in self.open_cards().items():
+            if len(cards) == 1:  # one card of the role (every standard ruleset): its doubloons tell nothing apart
+                out.append((role, None))
+                continue
             free = sorted({card.doubloons for card in cards})
             out.extend((role, d if len(free) > 1 else None) for d in free)
         return out

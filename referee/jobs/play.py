@@ -15,7 +15,6 @@ from referee.engine import legal
 from referee.engine.awaiting import ArrangementAwaited, DrawAwaited, KeepAwaited, MoveAwaited
 from referee.engine.game import Game
 from referee.engine.phases.base import PASS
-from referee.engine.phases.captain import Captain
 from referee.engine.phases.mayor import random_arrangement
 from referee.ground.collector import collection_paused
 from referee.moves.clauses import AnyMove, Keep
@@ -106,7 +105,15 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
     reveal: list[str] | None = None
     while True:
         awaited = game.awaiting(reveal, decided)
-        if isinstance(awaited, ArrangementAwaited):  # a hundred thousand may be open: one drawn, not listed
+        if type(awaited) is MoveAwaited:  # (the most frequent answer, looked at first)
+            if awaited.listed is not None:  # a captain's: a wharf's turn and the loader's are open together: drawn among all
+                p, move = rng.choice(awaited.listed)
+            else:
+                p = awaited.player
+                move = rng.choice(list(awaited.moves()))
+            game.play_unchecked(p, move)  # listed by the engine: legal
+            entry.moves.append((p, move))
+        elif isinstance(awaited, ArrangementAwaited):  # a hundred thousand may be open: one drawn, not listed
             p = awaited.player
             arrangement = random_arrangement(game.rules, game.boards[p], rng, awaited.declinable)
             if arrangement is None:  # every circle filled: left out of the log, as a forced arrangement is
@@ -114,14 +121,6 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
             else:
                 game.play(p, arrangement)
                 entry.moves.append((p, arrangement))
-        elif isinstance(awaited, MoveAwaited):
-            if awaited.phase.role == Captain.role:  # a wharf's turn and the loader's are open together: drawn among all
-                p, move = rng.choice(list(awaited.every_move()))
-            else:
-                p = awaited.player
-                move = rng.choice(list(awaited.moves()))
-            game.play_unchecked(p, move)  # listed by the engine: legal
-            entry.moves.append((p, move))
         elif isinstance(awaited, KeepAwaited):
             p = awaited.player
             stores = legal.keeps(game, p)  # the most barrels kept: a random game throws none away

@@ -240,13 +240,10 @@ class TurnPhase(Phase):
 
     def reachable(self, p: int) -> bool:
         """Can the turn still come to `p`, everyone before them passing (`may_pass`)?"""
-        order = self.order
-        for i in range(self.pos, len(order)):
-            if order[i] == p:
-                return True
-            if not self.may_pass(order[i]):
-                return False
-        return False
+        order, pos = self.order, self.pos
+        if pos < len(order) and order[pos] == p:  # the player whose turn it is (most asks)
+            return True
+        return p in self.reachable_players()
 
     def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
         """A move, the turn being at `order[pos]`: the players the turn can still reach, in
@@ -256,8 +253,19 @@ class TurnPhase(Phase):
         return self.move_awaited(players) if players else PhaseOver(self)
 
     def reachable_players(self) -> tuple[int, ...]:
-        """The players the turn can still reach, everyone before them passing (`reachable`)."""
-        return tuple(p for p in dict.fromkeys(self.order[self.pos :]) if self.reachable(p))
+        """The players the turn can still reach, in turn order: from the turn's player on, up to
+        the first who may not pass (`may_pass`), everyone before them passing."""
+        order = self.order
+        if not self.forced:  # nobody is refused a pass: every player still to move
+            return tuple(dict.fromkeys(order[self.pos :]))
+        reached: list[int] = []
+        for i in range(self.pos, len(order)):
+            p = order[i]
+            if p not in reached:
+                reached.append(p)
+            if not self.may_pass(p):
+                break
+        return tuple(reached)
 
     def move_awaited(self, players: tuple[int, ...]) -> MoveAwaited:
         """The answer for a move of one of `players` (a mayor's is an arrangement)."""
