@@ -43,8 +43,11 @@ class WrittenSetup:
     __slots__ = ("buildings", "buildings_key", "buildings_location", "location", "plantations")
 
     def __init__(self, location: Location, plantations: list[Named], buildings: list[Named] | None, buildings_key: Spot | None, buildings_location: Location | None) -> None:
-        self.location, self.plantations, self.buildings = location, plantations, buildings
-        self.buildings_key, self.buildings_location = buildings_key, buildings_location
+        self.location = location
+        self.plantations = plantations
+        self.buildings = buildings
+        self.buildings_key = buildings_key
+        self.buildings_location = buildings_location
 
 
 class WrittenPhase:
@@ -70,9 +73,18 @@ class WrittenPhase:
         doubloons: int | None = None,
         doubloons_location: Location | None = None,
     ) -> None:
-        self.location, self.role_keys, self.chooser, self.chooser_location, self.moves = location, role_keys, chooser, chooser_location, moves
-        self.reveal, self.reveal_key, self.reveal_location = reveal, reveal_key, reveal_location
-        self.keep, self.keep_key, self.doubloons, self.doubloons_location = keep, keep_key, doubloons, doubloons_location
+        self.location = location
+        self.role_keys = role_keys
+        self.chooser = chooser
+        self.chooser_location = chooser_location
+        self.moves = moves
+        self.reveal = reveal
+        self.reveal_key = reveal_key
+        self.reveal_location = reveal_location
+        self.keep = keep
+        self.keep_key = keep_key
+        self.doubloons = doubloons
+        self.doubloons_location = doubloons_location
 
 
 class WrittenLog:
@@ -84,8 +96,13 @@ class WrittenLog:
     def __init__(
         self, file: str, players: list[str], players_location: Spot, setup: WrittenSetup, phases: list[WrittenPhase], result: list[tuple[str, int, Location]] | None, end_line: int
     ) -> None:
-        self.file, self.players, self.players_location, self.setup = file, players, players_location, setup
-        self.phases, self.result, self.end_line = phases, result, end_line
+        self.file = file
+        self.players = players
+        self.players_location = players_location
+        self.setup = setup
+        self.phases = phases
+        self.result = result
+        self.end_line = end_line
 
 
 class Players:
