@@ -289,6 +289,7 @@ class _QuickLog:
                     reveal_key, reveal_location = (number, keys_at + 1), Location(file, number, column)
                 elif key == "keep" and keep is None:
                     keep_key = (number, keys_at + 1)
+                    # (the keep's own place is given as its player's: the quick reader says no problem, it gives up)
                     keep = [(name, kept, where, (where.line, where.column)) for name, kept, where in self.flow_or_block(written, number, column, _text, keys_at)]
                 elif key == "doubloons" and doubloons is None:
                     value = _plain(written) if written and written[0] not in "'\"[{" and len(written) <= MAX_DIGITS else None

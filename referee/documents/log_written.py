@@ -163,12 +163,7 @@ def resolve(written: WrittenLog, rules: Rules, problems: Problems) -> GameRecord
         problems.add("log.players", refused, Location(file, *written.players_location))
 
     setup = written.setup
-    plantations: list[str] = []
-    for name, location in setup.plantations:
-        try:
-            plantations.append(rules.lookup(name, (GOOD,))[1])
-        except UnknownName as exc:
-            problems.add("log.unknown-name", f"the first face-up row: {exc}".replace("unknown good", f"unknown {rules.terms.plantation[0]}"), location)
+    plantations = _plantations(setup.plantations, "the first face-up row", rules, problems)
     if rules.model.selection is not None and setup.buildings is None:
         problems.add("log.schema", f"setup.buildings is required with the {rules.id} ruleset: the violet buildings chosen for this game", setup.location)
     elif rules.model.selection is None and setup.buildings_key is not None:
@@ -216,6 +211,18 @@ def resolve(written: WrittenLog, rules: Rules, problems: Problems) -> GameRecord
     )
 
 
+def _plantations(written: list[Named], row: str, rules: Rules, problems: Problems) -> list[str]:
+    """A face-up row of plantations as written (the first, or a settler phase's new one, named
+    `row` in a problem), each resolved to its good."""
+    plantations: list[str] = []
+    for name, location in written:
+        try:
+            plantations.append(rules.lookup(name, (GOOD,))[1])
+        except UnknownName as exc:
+            problems.add("log.unknown-name", f"{row}: {exc}".replace("unknown good", f"unknown {rules.terms.plantation[0]}"), location)
+    return plantations
+
+
 def _is_role(rules: Rules, key: str) -> bool:
     try:
         rules.lookup(key, (ROLE,))
@@ -259,12 +266,7 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
     if entry.reveal is not None:
         if role != "settler":
             problems.add("log.phase", f"'reveal' belongs to a {rules.name('settler')} phase, not a {rules.name(role)} phase", Location(file, *entry.reveal_key) if entry.reveal_key else entry.location)
-        reveal = []
-        for name, location in entry.reveal:
-            try:
-                reveal.append(rules.lookup(name, (GOOD,))[1])
-            except UnknownName as exc:
-                problems.add("log.unknown-name", f"reveal: {exc}".replace("unknown good", f"unknown {rules.terms.plantation[0]}"), location)
+        reveal = _plantations(entry.reveal, "reveal", rules, problems)
     keep: dict[int, Keep] | None = None
     keep_locations: dict[int, Location] = {}
     if entry.keep is not None:
