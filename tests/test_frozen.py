@@ -57,9 +57,9 @@ EXAMPLES: list[Frozen] = [
     ShipRequest("Anna", "base", True, True, 3, print),
     # what a game awaits (its phase stands in as a name: only the values' behaviour is held here)
     RoleAwaited(0, (("settler", None), ("builder", 1))),
-    MoveAwaited(PHASE, (1, 2)),
-    MoveAwaited(PHASE, (1,), ((1, Pass()),)),
-    ArrangementAwaited(PHASE, (0,), colonists=3, declinable=1),
+    MoveAwaited(PHASE, 1),
+    MoveAwaited(PHASE, 1, ((1, Pass()),)),
+    ArrangementAwaited(PHASE, 0, colonists=3, declinable=1),
     KeepAwaited(PHASE, 2),
     DrawAwaited(PHASE, 0, 4),
     PhaseOver(PHASE),

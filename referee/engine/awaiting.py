@@ -5,9 +5,9 @@ phases. The answer is one of four decisions, or the phase's end:
 
 - `RoleAwaited`: the chooser takes a role card (`roles`, each with the doubloons on it when
   the cards of a role differ).
-- `MoveAwaited`: a move in the phase under way. `players` are those who may make the next move,
-  in turn order (a log may skip to a later one: the players between pass); `player`, the first,
-  is the one whose turn it is. `moves(p)` lists a player's legal moves, `count(p)` counts them
+- `MoveAwaited`: a move in the phase under way. `player` is the one whose turn it is;
+  `players`, those who may make the next move, in turn order, `player` first (a log may skip to
+  a later one: the players between pass). `moves(p)` lists a player's legal moves, `count(p)` counts them
   (a mayor's arrangements may number a hundred thousand: counted, not listed).
   `ArrangementAwaited` is a mayor's arrangement: also the colonists to place and how many the
   mayor may decline.
@@ -55,23 +55,26 @@ class RoleAwaited(Frozen):
 
 @frozen()
 class MoveAwaited(Frozen):
-    """A move of the phase under way: `players` may make it, in turn order (the first, `player`,
-    is the one whose turn it is; a later one's move passes those before them)."""
+    """A move of the phase under way: `player` is the one whose turn it is; `players`, read
+    when asked, all who may make it, in turn order (a later one's move passes those before them)."""
 
     phase: Phase
-    players: tuple[int, ...]
+    player: int
     listed: tuple[tuple[int, AnyMove], ...] | None = None  # every move of `players`, where the phase listed them to find `players` (a captain's)
     kind: ClassVar[str] = "move"
 
-    def __init__(self, phase: Phase, players: tuple[int, ...], listed: tuple[tuple[int, AnyMove], ...] | None = None) -> None:
+    def __init__(self, phase: Phase, player: int, listed: tuple[tuple[int, AnyMove], ...] | None = None) -> None:
         set_field(self, "phase", phase)
-        set_field(self, "players", players)
+        set_field(self, "player", player)
         set_field(self, "listed", listed)
 
     @property
-    def player(self) -> int:
-        """The player whose turn it is."""
-        return self.players[0]
+    def players(self) -> tuple[int, ...]:
+        """Every player who may make the move, in turn order, `player` first (read from the
+        game when asked: most decisions need only `player`)."""
+        if self.listed is not None:
+            return tuple(dict.fromkeys(p for p, _ in self.listed))
+        return self.phase.reachable_players()
 
     def moves(self, p: int | None = None) -> Iterator[AnyMove]:
         """The legal moves of `p` (by default `player`), one by one, in log notation order."""
@@ -99,8 +102,8 @@ class ArrangementAwaited(MoveAwaited):
     colonists: int = 0
     declinable: int = 0
 
-    def __init__(self, phase: Phase, players: tuple[int, ...], listed: tuple[tuple[int, AnyMove], ...] | None = None, colonists: int = 0, declinable: int = 0) -> None:
-        MoveAwaited.__init__(self, phase, players, listed)
+    def __init__(self, phase: Phase, player: int, listed: tuple[tuple[int, AnyMove], ...] | None = None, colonists: int = 0, declinable: int = 0) -> None:
+        MoveAwaited.__init__(self, phase, player, listed)
         set_field(self, "colonists", colonists)
         set_field(self, "declinable", declinable)
 

@@ -126,6 +126,11 @@ class Phase:
         phase ends (a prospector's)."""
         return PhaseOver(self)
 
+    def reachable_players(self) -> tuple[int, ...]:
+        """The players who may make the move awaited (`MoveAwaited.players`), in turn order: by
+        default the chooser's alone (a craftsman's extra barrel)."""
+        return (self.chooser,)
+
     def still_deciding(self) -> str | None:
         """Where a log may stop inside the phase or its players left out passed: the decision
         of the first player still to move who has more than a pass open, in a sentence; None
@@ -249,8 +254,8 @@ class TurnPhase(Phase):
         """A move, the turn being at `order[pos]`: the players the turn can still reach, in
         turn order (up to the first who may not pass; once the phase has closed, a pass is still
         theirs to write); the phase's end once every turn is taken."""
-        players = self.reachable_players()
-        return self.move_awaited(players) if players else PhaseOver(self)
+        # the turn's player is always reached (`reachable_players`' first): the rest are read when asked
+        return self.move_awaited(self.order[self.pos]) if self.pos < len(self.order) else PhaseOver(self)
 
     def reachable_players(self) -> tuple[int, ...]:
         """The players the turn can still reach, in turn order: from the turn's player on, up to
@@ -267,9 +272,9 @@ class TurnPhase(Phase):
                 break
         return tuple(reached)
 
-    def move_awaited(self, players: tuple[int, ...]) -> MoveAwaited:
-        """The answer for a move of one of `players` (a mayor's is an arrangement)."""
-        return MoveAwaited(self, players)
+    def move_awaited(self, player: int) -> MoveAwaited:
+        """The answer for a move, `player`'s turn having come (a mayor's is an arrangement)."""
+        return MoveAwaited(self, player)
 
     def still_deciding(self) -> str | None:
         for index in range(self.pos, len(self.order)):

@@ -299,7 +299,7 @@ class Captain(Phase):
         if not keep:  # storage written: the loading is over
             listed = tuple(self.legal_moves(passes=True))  # listed once: the players are read from it, and their moves
             if listed:
-                return MoveAwaited(self, tuple(dict.fromkeys(p for p, _ in listed)), listed)
+                return MoveAwaited(self, listed[0][0], listed)
         for p in self.order:
             if (keep is None or p not in keep) and self.board(p).barrels():
                 return KeepAwaited(self, p)

@@ -143,7 +143,7 @@ class Craftsman(Phase):
     def awaiting(self, reveal: list[str] | None, keep: Mapping[int, Keep] | None) -> Awaiting:
         """The craftsman's extra barrels while they are open (production is done at the start:
         everyone else's pass is theirs to leave out); then the end."""
-        return MoveAwaited(self, (self.chooser,)) if not self.extra_done and self.choices() else PhaseOver(self)
+        return MoveAwaited(self, self.chooser) if not self.extra_done and self.choices() else PhaseOver(self)
 
     def check_play(self, p: int, move: AnyMove) -> Extra | None:
         """The extra barrels `move` takes (None: a pass by another player), checked."""

@@ -174,9 +174,8 @@ class Mayor(TurnPhase):
             game.colonist_ship = game.colonist_supply
             game.colonist_supply = 0
 
-    def move_awaited(self, players: tuple[int, ...]) -> MoveAwaited:
-        p = players[0]
-        return ArrangementAwaited(self, players, colonists=self.board(p).colonists(), declinable=self.declinable(p))
+    def move_awaited(self, player: int) -> MoveAwaited:
+        return ArrangementAwaited(self, player, colonists=self.board(player).colonists(), declinable=self.declinable(player))
 
     def still_deciding(self) -> str | None:
         return None  # a mayor's arrangement left out is forced, or missing: never a pass that changes nothing
