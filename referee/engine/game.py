@@ -117,6 +117,9 @@ class Game:
     def role_choices(self) -> list[tuple[str, int | None]]:
         """The role choices open to the chooser: (role, the doubloons on the card where the free
         cards of a role carry different sums, else None), in the order of the table."""
+        roles = [card.role for card in self.role_cards if card.taken_by is None]  # `open_card`
+        if len(set(roles)) == len(roles):  # one free card a role (every standard ruleset but five players' prospectors): nothing on them tells cards apart
+            return [(role, None) for role in roles]
         out: list[tuple[str, int | None]] = []
         for role, cards in self.open_cards().items():
             if len(cards) == 1:  # one card of the role (every standard ruleset): its doubloons tell nothing apart

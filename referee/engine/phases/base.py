@@ -186,7 +186,9 @@ class TurnPhase(Phase):
         return index
 
     def play_unchecked(self, p: int, move: AnyMove) -> None:
-        self._take_turn(self._turn(p, move), p, move)
+        pos, order = self.pos, self.order
+        # legal, so the turn's own player's move needs no search for the turn (random play's every move)
+        self._take_turn(pos if pos < len(order) and order[pos] == p else self._turn(p, move), p, move)
 
     def _take_turn(self, index: int, p: int, move: AnyMove) -> None:
         """The players before `order[index]` pass, then `p` makes `move` (checked: nothing raises)."""
