@@ -59,7 +59,7 @@ EXAMPLES: list[Frozen] = [
     RoleAwaited(0, (("settler", None), ("builder", 1))),
     MoveAwaited(PHASE, 1),
     MoveAwaited(PHASE, 1, ((1, Pass()),)),
-    ArrangementAwaited(PHASE, 0, colonists=3, declinable=1),
+    ArrangementAwaited(PHASE, 0),
     KeepAwaited(PHASE, 2),
     DrawAwaited(PHASE, 0, 4),
     PhaseOver(PHASE),

@@ -24,14 +24,15 @@ again after a change. `Game.awaiting` is None once the game is over.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
-from referee.ground.frozen import Frozen, frozen, set_field
+from referee.ground.frozen import Frozen, field_setters, frozen, set_field
 from referee.moves.clauses import AnyMove, Keep
 
 if TYPE_CHECKING:
     from referee.engine.phases.base import Phase
     from referee.engine.phases.captain import Captain
+    from referee.engine.phases.mayor import Mayor
 
 
 @frozen()
@@ -64,9 +65,9 @@ class MoveAwaited(Frozen):
     kind: ClassVar[str] = "move"
 
     def __init__(self, phase: Phase, player: int, listed: tuple[tuple[int, AnyMove], ...] | None = None) -> None:
-        set_field(self, "phase", phase)
-        set_field(self, "player", player)
-        set_field(self, "listed", listed)
+        _set_phase(self, phase)
+        _set_player(self, player)
+        _set_listed(self, listed)
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -94,18 +95,25 @@ class MoveAwaited(Frozen):
         return ((p, move) for p in self.players for move in self.phase.moves_for(p))
 
 
-@frozen()
+# the answer made at every decision: its fields set by their slots' setters
+_set_phase, _set_player, _set_listed = field_setters(MoveAwaited)
+
+
 class ArrangementAwaited(MoveAwaited):
     """A mayor's arrangement: `colonists` to place, of which the mayor may decline `declinable`
-    (the privilege's; 0 for everyone else)."""
+    (the privilege's; 0 for everyone else), both read when asked."""
 
-    colonists: int = 0
-    declinable: int = 0
+    __slots__ = ()
 
-    def __init__(self, phase: Phase, player: int, listed: tuple[tuple[int, AnyMove], ...] | None = None, colonists: int = 0, declinable: int = 0) -> None:
-        MoveAwaited.__init__(self, phase, player, listed)
-        set_field(self, "colonists", colonists)
-        set_field(self, "declinable", declinable)
+    @property
+    def colonists(self) -> int:
+        """The colonists `player` places."""
+        return self.phase.board(self.player).colonists()
+
+    @property
+    def declinable(self) -> int:
+        """How many of them `player` may decline (the mayor's privilege)."""
+        return cast("Mayor", self.phase).declinable(self.player)
 
 
 @frozen()

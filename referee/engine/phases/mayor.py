@@ -175,7 +175,7 @@ class Mayor(TurnPhase):
             game.colonist_supply = 0
 
     def move_awaited(self, player: int) -> MoveAwaited:
-        return ArrangementAwaited(self, player, colonists=self.board(player).colonists(), declinable=self.declinable(player))
+        return ArrangementAwaited(self, player)
 
     def still_deciding(self) -> str | None:
         return None  # a mayor's arrangement left out is forced, or missing: never a pass that changes nothing
