@@ -117,7 +117,7 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
             p = awaited.player
             arrangement = random_arrangement(game.rules, game.boards[p], rng, awaited.declinable)
             if arrangement is None:  # every circle filled: left out of the log, as a forced arrangement is
-                game.play(p, PASS)
+                game.play_unchecked(p, PASS)  # (every circle filled: a pass is legal)
             else:
                 game.play(p, arrangement)
                 entry.moves.append((p, arrangement))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.diagnostics import RuleViolation
 from referee.engine.awaiting import Awaiting, MoveAwaited, PhaseOver
@@ -153,6 +153,7 @@ class TurnPhase(Phase):
     # may a player be refused a pass, or does a pass change anything (`may_pass`, `skip`: the
     # mayor's forced arrangement)? If not, a pass, or a player left out, asks and does nothing
     forced = False
+    answer: ClassVar[type[MoveAwaited]] = MoveAwaited  # what `awaiting` answers while a turn is open (a mayor's: an arrangement)
 
     def __init__(self, game: Game, chooser: int) -> None:
         super().__init__(game, chooser)
@@ -257,7 +258,7 @@ class TurnPhase(Phase):
         turn order (up to the first who may not pass; once the phase has closed, a pass is still
         theirs to write); the phase's end once every turn is taken."""
         # the turn's player is always reached (`reachable_players`' first): the rest are read when asked
-        return self.move_awaited(self.order[self.pos]) if self.pos < len(self.order) else PhaseOver(self)
+        return self.answer(self, self.order[self.pos]) if self.pos < len(self.order) else PhaseOver(self)
 
     def reachable_players(self) -> tuple[int, ...]:
         """The players the turn can still reach, in turn order: from the turn's player on, up to
@@ -273,10 +274,6 @@ class TurnPhase(Phase):
             if not self.may_pass(p):
                 break
         return tuple(reached)
-
-    def move_awaited(self, player: int) -> MoveAwaited:
-        """The answer for a move, `player`'s turn having come (a mayor's is an arrangement)."""
-        return MoveAwaited(self, player)
 
     def still_deciding(self) -> str | None:
         for index in range(self.pos, len(self.order)):

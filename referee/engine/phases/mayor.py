@@ -14,7 +14,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from referee.diagnostics import Missing, RuleViolation
-from referee.engine.awaiting import ArrangementAwaited, MoveAwaited
+from referee.engine.awaiting import ArrangementAwaited
 from referee.engine.phases.base import TurnPhase, wrong_move
 from referee.engine.state import COLONISTS
 from referee.ground.wording import count
@@ -30,6 +30,7 @@ class Mayor(TurnPhase):
 
     role = "mayor"
     forced = True  # a player left out is arranged for, and may be refused that
+    answer = ArrangementAwaited
     privilege_colonists = 0  # the colonists the mayor took as the privilege (set by `start`)
 
     def start(self) -> None:
@@ -173,9 +174,6 @@ class Mayor(TurnPhase):
         if rules.model.end.partial_refill:
             game.colonist_ship = game.colonist_supply
             game.colonist_supply = 0
-
-    def move_awaited(self, player: int) -> MoveAwaited:
-        return ArrangementAwaited(self, player)
 
     def still_deciding(self) -> str | None:
         return None  # a mayor's arrangement left out is forced, or missing: never a pass that changes nothing
