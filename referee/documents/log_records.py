@@ -36,7 +36,13 @@ class MoveRecord(_Record):
     __slots__ = ("column", "file", "guests", "line", "move", "player")
 
     def __init__(self, player: int, move: AnyMove, file: str, line: int, column: int, guests: tuple[str, ...] = ()) -> None:
-        self.player, self.move, self.file, self.line, self.column, self.guests = player, move, file, line, column, guests
+        # (each field by itself: an assignment of a tuple of fields builds the tuple, for every move of a log)
+        self.player = player
+        self.move = move
+        self.file = file
+        self.line = line
+        self.column = column
+        self.guests = guests
 
     @property
     def location(self) -> Location:
@@ -62,9 +68,16 @@ class PhaseRecord(_Record):
         doubloons: int | None,
         doubloons_location: Location | None,
     ) -> None:
-        self.role, self.chooser, self.location, self.moves = role, chooser, location, moves
-        self.reveal, self.reveal_location, self.keep, self.keep_locations = reveal, reveal_location, keep, keep_locations
-        self.doubloons, self.doubloons_location = doubloons, doubloons_location
+        self.role = role
+        self.chooser = chooser
+        self.location = location
+        self.moves = moves
+        self.reveal = reveal
+        self.reveal_location = reveal_location
+        self.keep = keep
+        self.keep_locations = keep_locations
+        self.doubloons = doubloons
+        self.doubloons_location = doubloons_location
 
 
 class GameRecord(_Record):

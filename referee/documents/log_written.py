@@ -304,7 +304,7 @@ def _moves(written: list[WrittenMove], role: str, rules: Rules, players: Players
     """The moves of a phase, each `player: move` (a log's thousands of moves: the loop is kept
     tight; a player's name exactly as written is the usual case, looked up first)."""
     moves: list[MoveRecord] = []
-    index, find = players.index, players.find
+    index, find, memo = players.index, players.find, rules.memo
     for name, text, line, column in written:
         player = index.get(name)
         if player is None:
@@ -318,8 +318,9 @@ def _moves(written: list[WrittenMove], role: str, rules: Rules, players: Players
         if len(text) > MAX_MOVE:
             problems.add("log.move", f"{name}: a move of {len(text):,} characters; a move is a few clauses (at most {MAX_MOVE:,} characters)", Location(file, line, column))
             continue
+        remembered = memo.get((role, text))  # `read_written`'s memo, looked in first: most moves of a log are texts read before
         try:
-            guests, move = read_written(role, text, rules)
+            guests, move = remembered if type(remembered) is tuple else read_written(role, text, rules)
         except MoveError as exc:
             problems.add("log.move", f"{name}: {exc}", Location(file, line, column))
             continue

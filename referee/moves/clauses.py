@@ -393,7 +393,7 @@ def read_written(role: str, written: str, rules: Rules) -> tuple[tuple[str, ...]
     """A move as written in a log: its guest-house clauses and the move (`split_guests`, then
     `parse_move`; guests alone are a pass). Remembered per ruleset, as logs repeat the same
     texts (moves are frozen values); MoveError as the parsers raise it."""
-    key = (role, written)
+    key = (role, written)  # (the log's resolving looks in the memo by this key first: `log_written._moves`)
     memo = rules.memo
     hit = memo.get(key)
     if hit is None:
