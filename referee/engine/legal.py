@@ -64,4 +64,4 @@ def keeps(game: Game, p: int) -> list[Keep]:
     """The storage choices of `p` at the end of a captain phase that keep the most barrels."""
     board = game.boards[p]
     kinds, barrels = storage(board, game.rules)
-    return [written_keep(board.goods, kept) for kept in best_keeps(board.goods, kinds, barrels)]
+    return [written_keep(board.goods, kept, kinds, barrels) for kept in best_keeps(board.goods, kinds, barrels)]

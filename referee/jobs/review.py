@@ -342,7 +342,7 @@ class _PhaseWalk:
             kept = sum(finished.boards[seat].goods.values())
             best_kept = sum(most.values())
             vp = self.played[(seat - self.captain) % self.n]
-            best_text = written_keep(board.goods, most).text(rules)
+            best_text = written_keep(board.goods, most, powers.store_kinds, powers.store_barrels).text(rules)
             written = spec.text(rules)
             self.decisions.append(
                 Decision(

@@ -169,10 +169,17 @@ def load_move(good: str, count: int, ship: int) -> Load:
 PASS = Pass()  # a captain-phase turn let go (moves are immutable: shared)
 
 
-def written_keep(held: dict[str, int], kept: dict[str, int]) -> Keep:
-    """What stays on a board (`kept` of the barrels `held`) as a `keep` entry writes it: a kind
-    kept whole as `all` (`sugar all`), one barrel or part of a kind by its count (`corn`, `indigo 2`)."""
-    return Keep(items=tuple((good, None if n == held.get(good) and n > 1 else n) for good, n in sorted(kept.items())))
+def written_keep(held: dict[str, int], kept: dict[str, int], kinds: int, barrels: int) -> Keep:
+    """What stays on a board (`kept` of the barrels `held`, with storage for `kinds` kinds kept
+    whole and `barrels` single barrels: `storage`) as a `keep` entry writes it, as the storage
+    is used: the kinds kept whole in warehouses as `all` (`corn all`, the largest first), the
+    rest by their counts (`sugar`, `coffee 2` with a storehouse); by counts throughout where the
+    rest would not fit the single barrels (the warehouses keeping a smaller kind whole)."""
+    goods = sorted(kept)
+    whole = sorted((good for good in goods if kept[good] == held.get(good)), key=lambda good: -kept[good])[:kinds]
+    if not keep_fits({good: n for good, n in kept.items() if good not in whole}, 0, barrels):
+        whole = []
+    return Keep(items=tuple((good, None if good in whole else kept[good]) for good in goods))
 
 
 def _small_wharf_move(kinds: list[tuple[str, int]], shipped: tuple[int, ...]) -> SmallWharfLoad:
@@ -614,8 +621,7 @@ class Captain(Phase):
     def all_keeps(self, p: int) -> list[Keep]:
         """Every storage the phase accepts from `p` at its end, each distinct result once: the
         most barrels first, down to `none` (keeping fewer than the rules allow is legal).
-        Written as the storage is used: the kinds kept whole in warehouses `corn all` (the
-        largest first), the rest as single barrels (`sugar`, `coffee 2` with a storehouse)."""
+        Each written as the storage is used (`written_keep`)."""
         held_goods = self.board(p).goods
         powers = self.shippers[p]
         kinds, barrels = powers.store_kinds, powers.store_barrels
@@ -625,16 +631,13 @@ class Captain(Phase):
             kept = {good: n for (good, _), n in zip(held, counts, strict=True) if n}
             if not keep_fits(kept, kinds, barrels):
                 continue
-            whole = sorted((good for good in kept if kept[good] == held_goods[good]), key=lambda good: -kept[good])[:kinds]
-            items = tuple((good, None if good in whole else n) for good, n in sorted(kept.items()))
-            if not keep_fits({good: n for good, n in kept.items() if good not in whole}, 0, barrels):
-                items = tuple((good, n) for good, n in sorted(kept.items()))  # stored otherwise (a smaller kind whole): counts say it
-            found[tuple(sorted(kept.items()))] = Keep(items=items)
+            found[tuple(sorted(kept.items()))] = written_keep(held_goods, kept, kinds, barrels)
         return sorted(found.values(), key=lambda keep: -sum(held_goods[good] if n is None else n for good, n in keep.items))
 
     def _as_keep(self, p: int, kept: dict[str, int]) -> str:
         """A choice of what stays, as a `keep` entry is written: `corn`, `sugar all, indigo`."""
-        return written_keep(self.board(p).goods, kept).text(self.rules)
+        powers = self.shippers[p]
+        return written_keep(self.board(p).goods, kept, powers.store_kinds, powers.store_barrels).text(self.rules)
 
     def _holding(self, p: int) -> str:
         b = self.board(p)
