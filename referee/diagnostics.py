@@ -41,6 +41,20 @@ def in_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (d.location.line, d.location.column) if d.location else (0, 0))
 
 
+class Problems:
+    """What a reader finds wrong with a document, in the order met, each an error of reading
+    (exit 2): at most `limit` kept (None: every one)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.items: list[Diagnostic] = []
+        self.limit = limit
+
+    def add(self, rule: str, message: str, location: Location) -> None:
+        """One more problem."""
+        if self.limit is None or len(self.items) < self.limit:
+            self.items.append(Diagnostic(rule, message, location, READ_ERROR))
+
+
 class RuleViolation(Exception):
     """Raised by the engine when a move breaks a rule; the replay adds the move's location.
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from referee.diagnostics import InputError
+from referee.documents.position import read_position
 from tests.conftest import check, game_log, line_of
 
 
@@ -54,3 +58,17 @@ def test_plurals_of_the_rulesets_words():
     from referee.ground.wording import plural
 
     assert [plural(w) for w in ("quarry", "forest", "day", "box", "estate", "coin")] == ["quarries", "forests", "days", "boxes", "estates", "coins"]
+
+
+def test_a_log_says_at_most_fifty_problems_a_position_every_one():
+    """A log's problems are cut at 50 (a log broken throughout would fill a terminal); a
+    shipping position's are few, each said."""
+    moves = "\n".join(f"    - Zed{k}: coffee" for k in range(60))  # sixty moves by players not in the game
+    text = game_log(f"- settler: Anna\n  moves:\n{moves}\n")
+    report = check(text)
+    assert len(report.errors) == 50 and {d.rule for d in report.errors} == {"log.unknown-player"}
+    goods = ", ".join(f"gold{k}: 1" for k in range(11))  # eleven goods unknown to each of five players
+    players = "\n".join(f"  - {{name: P{k}, goods: {{{goods}}}}}" for k in range(5))
+    with pytest.raises(InputError) as refused:
+        read_position(f"ruleset: base\nships: {{6: empty, 7: empty, 8: empty}}\nplayers:\n{players}\n", "position.yaml")
+    assert len(refused.value.diagnostics) == 55 and {d.rule for d in refused.value.diagnostics} == {"position.unknown-name"}

@@ -12,7 +12,7 @@ from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in
 from referee.documents.log_outline import PHASE_KEYS, TOP_KEYS, log_outline
 from referee.documents.log_quick import quick_log
 from referee.documents.log_records import GameRecord
-from referee.documents.log_written import Problems, Spot, WrittenLog, WrittenMove, WrittenPhase, WrittenSetup, resolve
+from referee.documents.log_written import Spot, WrittenLog, WrittenMove, WrittenPhase, WrittenSetup, log_problems, resolve
 from referee.ground.collector import collection_paused
 from referee.located.tree import (
     MAX_BYTES,
@@ -62,7 +62,7 @@ def _read(data: bytes | str, file: str, ruleset: str | None, base_dir: Path | No
         if explained:
             raise InputError(explained)
     rules = ruleset_of(root, ruleset, base_dir)
-    return resolve(_written(root, file), rules, Problems())
+    return resolve(_written(root, file), rules, log_problems())
 
 
 def _str(node: YNode | None) -> bool:

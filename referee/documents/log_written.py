@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location
+from referee.diagnostics import InputError, Location, Problems
 from referee.documents.log_outline import PHASE_KEYS
 from referee.documents.log_records import GameRecord, MoveRecord, PhaseRecord
 from referee.ground.wording import did_you_mean, normalize
@@ -128,16 +128,9 @@ class Players:
         return f"'{text}' is not a player in this game{hint or ' (players: ' + ', '.join(self.names) + ')'}"
 
 
-class Problems:
-    """The problems found while resolving, in the order met (at most `MAX_ERRORS`)."""
-
-    def __init__(self) -> None:
-        self.items: list[Diagnostic] = []
-
-    def add(self, rule: str, message: str, location: Location) -> None:
-        """One more problem."""
-        if len(self.items) < MAX_ERRORS:
-            self.items.append(Diagnostic(rule, message, location, READ_ERROR))
+def log_problems() -> Problems:
+    """The problems of a log, as the full reader collects them: at most `MAX_ERRORS`."""
+    return Problems(MAX_ERRORS)
 
 
 class FirstProblem(Problems):

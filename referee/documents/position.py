@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, Problems, in_order
 from referee.documents.names_list import names_in
 from referee.ground.frozen import Frozen, frozen, set_field
 from referee.ground.wording import normalize
@@ -89,14 +89,6 @@ class Position(Frozen):
                 return i
         hits = [i for i, p in enumerate(self.players) if normalize(p.name) == normalize(text)]
         return hits[0] if len(hits) == 1 else None
-
-
-class _Errors:
-    def __init__(self) -> None:
-        self.items: list[Diagnostic] = []
-
-    def add(self, rule: str, message: str, location: Location) -> None:
-        self.items.append(Diagnostic(rule, message, location, READ_ERROR))
 
 
 def read_position(data: bytes | str, file: str, ruleset: str | None = None, base_dir: Path | None = None) -> Position:
@@ -182,7 +174,7 @@ def _sizes(sizes: list[int] | tuple[int, ...]) -> str:
 
 
 def _check(root: YNode, model: Any, rules: Rules, file: str) -> Position:
-    errors = _Errors()
+    errors = Problems()  # (a position's are few: every one said)
     doc = root.value
     ship_word = rules.terms.cargo_ship
     players_node: YNode = doc["players"]

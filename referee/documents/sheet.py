@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, in_order
+from referee.diagnostics import READ_ERROR, Diagnostic, InputError, Location, Problems, in_order
 from referee.documents.names_list import names_in
 from referee.engine.selection import selection_problems
 from referee.engine.state import Board
@@ -166,10 +166,8 @@ def _without_bad_fields(plain: object) -> ScoreSheetModel | None:
 
 
 def _boards(root: YNode, sheet: ScoreSheetModel | SheetNumbers, rules: Rules) -> list[Board]:
-    errors: list[Diagnostic] = []
-
-    def err(rule: str, message: str, where: Location) -> None:
-        errors.append(Diagnostic(rule, message, where, READ_ERROR))
+    problems = Problems()  # (a sheet's are few: every one said)
+    err = problems.add
 
     players_node = root.value["players"]
     n = len(sheet.players)
@@ -285,7 +283,7 @@ def _boards(root: YNode, sheet: ScoreSheetModel | SheetNumbers, rules: Rules) ->
         for problem in selection_problems(rules, violet, complete=False):
             where = built[violet[problem.item]][0][1] if problem.item is not None else players_node.location
             err("sheet.selection", problem.message, where)
-    if errors:
-        raise InputError(in_order(errors))
+    if problems.items:
+        raise InputError(in_order(problems.items))
     return boards
 
