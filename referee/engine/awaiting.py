@@ -35,10 +35,12 @@ if TYPE_CHECKING:
     from referee.engine.phases.mayor import Mayor
 
 
-@frozen()
+@frozen(slotted=True)
 class RoleAwaited(Frozen):
     """The chooser takes a role: `roles` are the cards open, (role, doubloons on the card where
     the free cards of a role carry different sums, else None), in the order of the table."""
+
+    __slots__ = ("player", "roles")  # the fields, in order
 
     player: int
     roles: tuple[tuple[str, int | None], ...]
@@ -54,14 +56,16 @@ class RoleAwaited(Frozen):
         return tuple(dict.fromkeys(role for role, _ in self.roles))
 
 
-@frozen()
+@frozen(slotted=True)
 class MoveAwaited(Frozen):
     """A move of the phase under way: `player` is the one whose turn it is; `players`, read
     when asked, all who may make it, in turn order (a later one's move passes those before them)."""
 
+    __slots__ = ("phase", "player", "listed")  # noqa: RUF023  # the fields, in order
+
     phase: Phase
     player: int
-    listed: tuple[tuple[int, AnyMove], ...] | None = None  # every move of `players`, where the phase listed them to find `players` (a captain's)
+    listed: tuple[tuple[int, AnyMove], ...] | None  # every move of `players`, where the phase listed them to find `players` (a captain's)
     kind: ClassVar[str] = "move"
 
     def __init__(self, phase: Phase, player: int, listed: tuple[tuple[int, AnyMove], ...] | None = None) -> None:
@@ -116,10 +120,12 @@ class ArrangementAwaited(MoveAwaited):
         return cast("Mayor", self.phase).declinable(self.player)
 
 
-@frozen()
+@frozen(slotted=True)
 class KeepAwaited(Frozen):
     """What stays on `player`'s board after a captain phase: `keeps()`, every storage the rules
     accept (each distinct result once, the most barrels first, down to `none`)."""
+
+    __slots__ = ("phase", "player")  # the fields, in order
 
     phase: Captain
     player: int
@@ -134,9 +140,11 @@ class KeepAwaited(Frozen):
         return self.phase.all_keeps(self.player)
 
 
-@frozen()
+@frozen(slotted=True)
 class DrawAwaited(Frozen):
     """The table draws a settler phase's new face-up row of `tiles` tiles (its chooser writes it)."""
+
+    __slots__ = ("phase", "player", "tiles")  # the fields, in order
 
     phase: Phase
     player: int
@@ -149,9 +157,11 @@ class DrawAwaited(Frozen):
         set_field(self, "tiles", tiles)
 
 
-@frozen()
+@frozen(slotted=True)
 class PhaseOver(Frozen):
     """Nobody has a decision left in the phase under way: `Game.finish_phase` ends it."""
+
+    __slots__ = ("phase",)  # the field
 
     phase: Phase
     kind: ClassVar[str] = "end"
