@@ -176,8 +176,8 @@ def written_keep(held: dict[str, int], kept: dict[str, int], kinds: int, barrels
     rest by their counts (`sugar`, `coffee 2` with a storehouse); by counts throughout where the
     rest would not fit the single barrels (the warehouses keeping a smaller kind whole)."""
     goods = sorted(kept)
-    whole = sorted((good for good in goods if kept[good] == held.get(good)), key=lambda good: -kept[good])[:kinds]
-    if not keep_fits({good: n for good, n in kept.items() if good not in whole}, 0, barrels):
+    whole = sorted((good for good in goods if kept[good] == held.get(good)), key=lambda good: -kept[good])[:kinds] if kinds else []  # (no warehouse: most boards)
+    if whole and not keep_fits({good: n for good, n in kept.items() if good not in whole}, 0, barrels):
         whole = []
     return Keep(items=tuple((good, None if good in whole else kept[good]) for good in goods))
 
