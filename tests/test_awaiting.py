@@ -59,10 +59,11 @@ def test_a_refused_move_leaves_the_answer_as_it_was() -> None:
     game.choose_role(0, "builder")
     before = game.awaiting()
     assert isinstance(before, MoveAwaited)
+    players, moves = before.players, list(before.moves())  # read now: an answer's lists are read when asked
     with pytest.raises(RuleViolation):
         game.play(0, Build(building="residence"))  # 10 doubloons; Anna has 2
     after = game.awaiting()
-    assert isinstance(after, MoveAwaited) and after.players == before.players and list(after.moves()) == list(before.moves())
+    assert after == before and isinstance(after, MoveAwaited) and after.players == players and list(after.moves()) == moves
 
 
 def test_a_mayor_phase_awaits_arrangements_counted_not_listed() -> None:

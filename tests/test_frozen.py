@@ -207,3 +207,16 @@ def test_a_class_with_fields_writes_its_init() -> None:
         @frozen()
         class Nameless(Frozen):
             name: str
+
+
+def test_a_slotted_class_declares_its_fields_as_slots() -> None:
+    from referee.ground.frozen import frozen
+
+    with pytest.raises(TypeError, match="declares its fields as a tuple of __slots__"):
+
+        @frozen(slotted=True)
+        class Unslotted(Frozen):
+            name: str
+
+            def __init__(self, name: str) -> None:
+                pass
