@@ -19,9 +19,9 @@ from referee.rulesets.load import load_ruleset
 
 # The quick log reader. A log written as logs are written (`referee play`, the corpus, most logs
 # by hand: the quick reader's part of YAML, `players:` and the lists of names in brackets, each
-# phase `- role: player` with its keys under it) is read a line at a time straight into its
-# records, without the tree of located nodes: that tree, about a thousand nodes a log, was half
-# of the cost of reading one. The lines are those of the quick reader (`_LINES`), read as it
+# phase `- role: player` with its keys under it) is read a line at a time straight into what it
+# says (`WrittenLog`, then resolved into its records), without the tree of located nodes: that
+# tree, about a thousand nodes a log, was half of the cost of reading one. The lines are those of the quick reader (`_LINES`), read as it
 # reads them (values, lines and columns); anything else, and any problem found (a name unknown,
 # a move that cannot be read, a ruleset that cannot be loaded), and the full reader reads the
 # document again, so that every message is its own.
@@ -50,19 +50,17 @@ def _text(written: str) -> str:
     return written
 
 
-def _words(written: str, line: int, column: int, file: str) -> tuple[list[str], list[Location]]:
-    """The strings of a list in brackets written at `column`, and where each is; _Other for
+def _words(written: str, line: int, column: int, file: str) -> list[Named]:
+    """The strings of a list in brackets written at `column`, each with where it is; _Other for
     anything else (a number in it, a mapping)."""
     if written[0] != "[":
         raise _Other
-    words: list[str] = []
-    places: list[Location] = []
+    words: list[Named] = []
     for word, at in flow_words(written):
         if type(_plain(word)) is not str:
             raise _Other
-        words.append(word)
-        places.append(Location(file, line, column + at))
-    return words, places
+        words.append((word, Location(file, line, column + at)))
+    return words
 
 
 def _any_value(written: str) -> str:
@@ -77,12 +75,6 @@ def _any_value(written: str) -> str:
     elif len(written) > MAX_DIGITS and written.isdigit():
         raise _Other
     return written
-
-
-def _flow_pairs(written: str, line: int, column: int) -> list[tuple[str, str, int]]:
-    """The entries of a mapping in braces written at `column`: (key, value as written, the
-    key's column); Beyond for a key written twice or too long (`flow_entries`)."""
-    return [(key, value, column + at) for key, value, at, _ in flow_entries(written)]
 
 
 def quick_log(text: str, file: str, override: str | None, base_dir: Path | None) -> GameRecord | None:
@@ -154,7 +146,7 @@ class _QuickLog:
             elif key == "players":
                 if not written:
                     raise _Other
-                players = _words(written, number, column, file)[0]
+                players = [name for name, _ in _words(written, number, column, file)]
                 players_location = (number, column)
             elif key == "setup":
                 if written:
@@ -229,9 +221,9 @@ class _QuickLog:
                 raise _Other
             column = indent + len(key) + len(gap) + 2
             if key == "plantations" and plantations is None:
-                plantations = list(zip(*_words(written, number, column, file), strict=True))
+                plantations = _words(written, number, column, file)
             elif key == "buildings" and buildings is None:
-                buildings = list(zip(*_words(written, number, column, file), strict=True))
+                buildings = _words(written, number, column, file)
                 buildings_key, buildings_location = (number, indent + 1), Location(file, number, column)
             else:
                 raise _Other
@@ -285,7 +277,7 @@ class _QuickLog:
                 elif key == "reveal" and reveal is None:
                     if not written:
                         raise _Other
-                    reveal = list(zip(*_words(written, number, column, file), strict=True))
+                    reveal = _words(written, number, column, file)
                     reveal_key, reveal_location = (number, keys_at + 1), Location(file, number, column)
                 elif key == "keep" and keep is None:
                     keep_key = (number, keys_at + 1)
@@ -353,7 +345,8 @@ class _QuickLog:
         if written:
             if written[0] != "{":
                 raise _Other
-            return [(key, read(value), Location(file, number, at)) for key, value, at in _flow_pairs(written, number, column)]
+            # (Beyond for a key written twice or too long: `flow_entries`)
+            return [(key, read(value), Location(file, number, column + at)) for key, value, at, _ in flow_entries(written)]
         number, indent, line = self.block(keys_at)
         pairs: list[tuple[str, Any, Location]] = []
         seen: set[str] = set()

@@ -116,8 +116,8 @@ def _play_phase(game: Game, entry: Entry, rng: random.Random) -> None:
         elif isinstance(awaited, ArrangementAwaited):  # a hundred thousand may be open: one drawn, not listed
             p = awaited.player
             arrangement = random_arrangement(game.rules, game.boards[p], rng, awaited.declinable)
-            if arrangement is None:  # every circle filled: left out of the log, as a forced arrangement is
-                game.play_unchecked(p, PASS)  # (every circle filled: a pass is legal)
+            if arrangement is None:  # every circle filled: a pass (legal), left out of the log as a forced arrangement is
+                game.play_unchecked(p, PASS)
             else:
                 game.play(p, arrangement)
                 entry.moves.append((p, arrangement))
