@@ -1,9 +1,9 @@
 """The quick readers of documents (start-up and reading speed, issue 30) read what the full
 readers read, or nothing.
 
-A log written as logs are written is read a line at a time straight into its records
-(`documents.log.quick_log`); a plainly well-formed score sheet is read without pydantic's models
-(`documents.sheet._plainly_valid`). Each gives exactly what the full reader gives: the same
+A log written as logs are written is read a line at a time straight into what it says, then
+resolved into its records (`documents.log.quick_log`); a plainly well-formed score sheet is
+read without pydantic's models (`documents.sheet._plainly_valid`). Each gives exactly what the full reader gives: the same
 records (every name, move, line and column) and the same numbers. Where a quick reader is not
 sure, or the document has a problem, it reads nothing, and the full reader reads the document and
 says every problem. Compared over the project's logs and sheets, random legal games, and random

@@ -216,14 +216,6 @@ def _plantations(written: list[Named], row: str, rules: Rules, problems: Problem
     return plantations
 
 
-def _is_role(rules: Rules, key: str) -> bool:
-    try:
-        rules.lookup(key, (ROLE,))
-    except UnknownName:
-        return False
-    return True
-
-
 def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Problems, file: str) -> PhaseRecord | None:
     """One phase's record (None where its role or chooser cannot be read: said in `problems`)."""
     role_keys = entry.role_keys
@@ -231,7 +223,7 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
         if not role_keys:
             problems.add("log.phase", f"a phase entry needs its role first, as `<role>: <player>` (e.g. `{rules.name('settler')}: {players.names[0]}`)", entry.location)
         else:
-            roles = [k for k, _ in role_keys if _is_role(rules, k)]
+            roles = [k for k, _ in role_keys if rules.find(k, (ROLE,)) is not None]
             others = [(k, where) for k, where in role_keys if k not in roles]
             if len(roles) <= 1 and others:  # a key that is not a role: unknown, not a second role
                 for key, where in others:
