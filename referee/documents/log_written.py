@@ -241,9 +241,7 @@ def _phase(entry: WrittenPhase, rules: Rules, players: Players, problems: Proble
             hint += " (the moves of a phase go under `moves:`)"
         problems.add("log.unknown-name", hint, Location(file, *key_spot))
         return None
-    chooser = players.index.get(entry.chooser) if entry.chooser is not None else None  # (as written: most phases)
-    if chooser is None and entry.chooser is not None:
-        chooser = players.find(entry.chooser)
+    chooser = players.find(entry.chooser) if entry.chooser is not None else None
     if chooser is None:
         problems.add("log.unknown-player", f"{rules.name(role)}: {players.unknown(entry.chooser or '')}", Location(file, *entry.chooser_location))
     moves = _moves(entry.moves, role, rules, players, problems, file) if entry.moves else ()
